@@ -1,0 +1,102 @@
+import { readUserFile, parseJson } from '../read-input.js';
+import type { GroupSpec } from '../types.js';
+import { record } from '../output.js';
+
+const id = [{ name: 'workflow-id', required: true }];
+
+/** `weir workflows` (aliases `flow`, `f`): seed 4.2 and CONTRACT 4. */
+export const workflows: GroupSpec = {
+  name: 'workflows',
+  aliases: ['workflow', 'flow', 'f'],
+  summary: 'Manage workflows (flows): drafts, publishing and sync',
+  commands: [
+    {
+      name: 'list',
+      aliases: ['ls'],
+      summary: 'list workflows from local storage with their sync status',
+      async run(ctx) {
+        const list = await (await ctx.weir()).workflows.list();
+        return { data: list, columns: ['id', 'name', 'status', 'trigger', 'publishedVersion', 'updatedAt'] };
+      },
+    },
+    {
+      name: 'get',
+      summary: 'complete details including configuration',
+      args: id,
+      async run(ctx) {
+        const wf = await (await ctx.weir()).workflows.get(ctx.args['workflow-id']!);
+        const { config, published, ...summary } = wf;
+        return { data: wf, text: `${record(summary)}\nconfig:\n${JSON.stringify(config, null, 2)}` };
+      },
+    },
+    {
+      name: 'status',
+      summary: 'sync status: draft, synced, dirty or conflict',
+      args: id,
+      async run(ctx) {
+        const s = await (await ctx.weir()).workflows.status(ctx.args['workflow-id']!);
+        return { data: s, text: `${s.name} (${s.id}): ${s.status}` };
+      },
+    },
+    {
+      name: 'create',
+      summary: 'create a workflow (starts with a manual trigger)',
+      args: [{ name: 'name', required: true }, { name: 'description' }],
+      flags: { publish: { type: 'boolean', summary: 'publish it right after creation' } },
+      async run(ctx) {
+        const wf = await (await ctx.weir()).workflows.create(ctx.args.name!, ctx.args.description, { publish: ctx.flags.publish });
+        return { data: { id: wf.id, name: wf.name, status: wf.status }, text: `created workflow ${wf.id} (${wf.name}, ${wf.status})` };
+      },
+    },
+    {
+      name: 'sync',
+      summary: 'copy published workflows from the cloud to local storage',
+      async run(ctx) {
+        const r = await (await ctx.weir()).workflows.sync();
+        return { data: r.workflows, text: `synced ${r.copied} workflow${r.copied === 1 ? '' : 's'}` };
+      },
+    },
+    {
+      name: 'save',
+      summary: 'validate a JSON configuration file and save it as the local draft',
+      args: [...id, { name: 'config-file', required: true }],
+      async run(ctx) {
+        const file = ctx.args['config-file']!;
+        const config = parseJson((await readUserFile(ctx.io.cwd, file)).toString('utf8'), file);
+        const s = await (await ctx.weir()).workflows.save(ctx.args['workflow-id']!, config);
+        return { data: s, text: `saved ${s.name} (${s.id}): ${s.status}` };
+      },
+    },
+    {
+      name: 'publish',
+      summary: 'publish the local configuration',
+      args: id,
+      flags: { force: { type: 'boolean', summary: 'publish even in conflict, overwriting the newer cloud version' } },
+      async run(ctx) {
+        const r = await (await ctx.weir()).workflows.publish(ctx.args['workflow-id']!, { force: ctx.flags.force });
+        return { data: r, text: `published ${r.name} (${r.id}) as version ${r.version}` };
+      },
+    },
+    {
+      name: 'diff',
+      summary: 'differences between the local and the published configuration',
+      args: id,
+      async run(ctx) {
+        const { formatChanges } = await import('../../resources/workflows/diff.js');
+        const d = await (await ctx.weir()).workflows.diff(ctx.args['workflow-id']!);
+        return { data: d, text: `${d.name} (${d.id}), ${d.status}, published -> local:\n${formatChanges(d.changes)}` };
+      },
+    },
+    {
+      name: 'delete',
+      aliases: ['rm'],
+      summary: 'delete a local workflow (--unpublish also removes the published copy)',
+      args: id,
+      flags: { unpublish: { type: 'boolean', summary: 'also remove the published copy (its webhook answers 404)' } },
+      async run(ctx) {
+        const r = await (await ctx.weir()).workflows.delete(ctx.args['workflow-id']!, { unpublish: ctx.flags.unpublish });
+        return { data: r, text: `deleted ${r.id}${r.unpublished ? ' (unpublished)' : ''}` };
+      },
+    },
+  ],
+};

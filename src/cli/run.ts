@@ -1,0 +1,82 @@
+import arg from 'arg';
+import { loadConfig, resolveHome, type WeirConfig } from '../config.js';
+import { WeirError } from '../errors.js';
+import type { Weir } from '../weir.js';
+import { root } from './commands/index.js';
+import { printError, printResult } from './output.js';
+import { argSpec, commandUsage, groupUsage, resolve } from './spec.js';
+import type { CliIO, CommandContext } from './types.js';
+
+const wantsJson = (argv: string[]) => argv.includes('--json');
+
+/**
+ * Runs one CLI invocation and returns its exit code (0 success, 1 failed operation, 2 usage error).
+ * @example
+ * const code = await runCli(['workflows', 'list', '--json'], { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env })
+ */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let json = wantsJson(argv);
+  let weir: Weir | undefined;
+  try {
+    const { path, command, rest } = resolve(root, argv);
+    if (!command) {
+      const globals = new Set(['--help', '-h', '--json', '--home']);
+      const unknown = rest.find((t, i) => t.startsWith('-') && !globals.has(t.split('=')[0]) && rest[i - 1] !== '--home');
+      if (unknown) throw new WeirError('USAGE', `unknown option "${unknown}"`);
+      io.stdout.write(groupUsage(path));
+      return 0;
+    }
+    let parsed: arg.Result<any>;
+    try {
+      parsed = arg(argSpec(command.flags ?? {}) as arg.Spec, { argv: rest, permissive: false });
+    } catch (err) {
+      throw new WeirError('USAGE', (err as Error).message.replace(/^unknown or unexpected option: /, 'unknown option '), {
+        hints: [`run \`${['weir', ...path.slice(1).map((g) => g.name), command.name].join(' ')} --help\``],
+      });
+    }
+    json = !!parsed['--json'];
+    if (parsed['--help']) {
+      io.stdout.write(commandUsage(path, command));
+      return 0;
+    }
+    const positionals: string[] = parsed._;
+    const specs = command.args ?? [];
+    const usageHint = [`usage: ${['weir', ...path.slice(1).map((g) => g.name), command.name].join(' ')} ${specs.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ')}`.trim()];
+    const missing = specs.filter((a, i) => a.required && positionals[i] === undefined);
+    if (missing.length) throw new WeirError('USAGE', `missing argument${missing.length > 1 ? 's' : ''}: ${missing.map((a) => `<${a.name}>`).join(' ')}`, { hints: usageHint });
+    const variadic = specs.at(-1)?.variadic;
+    if (!variadic && positionals.length > specs.length) {
+      throw new WeirError('USAGE', `unexpected argument "${positionals[specs.length]}"`, { hints: usageHint });
+    }
+    const args: Record<string, string | undefined> = {};
+    specs.forEach((a, i) => (args[a.name] = positionals[i]));
+    const flags: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(parsed)) if (key.startsWith('--')) flags[key.slice(2)] = value;
+
+    const home = resolveHome(parsed['--home'], io.env, io.cwd);
+    let config: WeirConfig | undefined;
+    const ctx: CommandContext = {
+      args,
+      rest: variadic ? positionals.slice(specs.length - 1) : [],
+      flags,
+      json,
+      home,
+      io,
+      config: () => (config ??= loadConfig(home)),
+      async weir() {
+        if (!weir) {
+          const { createWeir } = await import('../weir.js');
+          weir = await createWeir({ home, config: ctx.config(), env: io.env });
+        }
+        return weir;
+      },
+    };
+    const result = await command.run(ctx);
+    printResult(result, json, io);
+    return result?.exitCode ?? 0;
+  } catch (err) {
+    return printError(err, json, io);
+  } finally {
+    await weir?.close().catch(() => {});
+  }
+}

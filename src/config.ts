@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { WeirError } from './errors.js';
+
+/** One storage mount: an unstorage driver name and its options. */
+export interface MountConfig {
+  driver: string;
+  [option: string]: unknown;
+}
+
+/** The shape of `weir.config.json` in the home directory. Every field is optional. */
+export interface WeirConfig {
+  storage?: { local?: MountConfig; cloud?: MountConfig };
+  tables?: { driver: 'sqlite' | 'postgres'; url?: string; [option: string]: unknown };
+  queue?: { driver: 'bullmq'; url?: string; prefix?: string; concurrency?: number };
+  publicUrl?: string;
+  network?: { deny?: string[] };
+  env?: { allow?: string[] };
+  executions?: { retentionDays?: number; maxPerWorkflow?: number };
+  providers?: {
+    voice?: 'local' | 'elevenlabs';
+    elevenlabs?: { baseUrl?: string };
+    twilio?: { baseUrl?: string };
+  };
+  project?: { remote?: string; branch?: string };
+  [key: string]: unknown;
+}
+
+export const CONFIG_FILE = 'weir.config.json';
+
+/** The home directory: `--home` flag, else `WEIR_HOME`, else `./.weir` (CONTRACT section 2). */
+export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  return resolve(cwd, flag || env.WEIR_HOME || '.weir');
+}
+
+/** Reads `weir.config.json` from the home; a missing file is an empty config, a broken one an error. */
+export function loadConfig(home: string): WeirConfig {
+  const file = join(home, CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new WeirError('INVALID_CONFIG', `cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const parsed = JSON.parse(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected a JSON object');
+    return parsed as WeirConfig;
+  } catch (err) {
+    throw new WeirError('INVALID_CONFIG', `${file} is not valid: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The one error class of weir. Every failure a user can see carries a stable `code`; the code decides the
+ * CLI exit status and the HTTP status, here and nowhere else.
+ */
+
+/** Stable error codes with their CLI exit code and HTTP status. */
+export const CODES = {
+  USAGE: { exit: 2, status: 400 },
+  NOT_FOUND: { exit: 1, status: 404 },
+  INVALID_CONFIG: { exit: 1, status: 400 },
+  INVALID_INPUT: { exit: 1, status: 400 },
+  CONFLICT: { exit: 1, status: 409 },
+  RULE: { exit: 1, status: 400 },
+  READ_ONLY: { exit: 1, status: 403 },
+  EXISTS: { exit: 1, status: 409 },
+  UNAUTHORIZED: { exit: 1, status: 401 },
+  FORBIDDEN: { exit: 1, status: 403 },
+  PAYLOAD_TOO_LARGE: { exit: 1, status: 413 },
+  TIMEOUT: { exit: 1, status: 504 },
+  PROVIDER: { exit: 1, status: 502 },
+  EXECUTION_FAILED: { exit: 1, status: 500 },
+  SANDBOX_LIMIT: { exit: 1, status: 500 },
+  CANCELLED: { exit: 1, status: 503 },
+  UNAVAILABLE: { exit: 1, status: 503 },
+  STORAGE: { exit: 1, status: 500 },
+  INTERNAL: { exit: 1, status: 500 },
+} as const satisfies Record<string, { exit: number; status: number }>;
+
+export type ErrorCode = keyof typeof CODES;
+
+export interface WeirErrorOptions {
+  /** Lines that tell the user what to do next. */
+  hints?: string[];
+  /** Structured detail (e.g. every validation problem) shown in `--json` and HTTP bodies. */
+  details?: unknown;
+  /** Overrides the HTTP status of the code (a Code node may throw `{ status: 401 }`). */
+  status?: number;
+  cause?: unknown;
+}
+
+/**
+ * @example
+ * throw new WeirError('NOT_FOUND', `workflow "${id}" not found`, { hints: ['run `weir workflows list`'] })
+ */
+export class WeirError extends Error {
+  readonly code: ErrorCode;
+  readonly hints: string[];
+  readonly details?: unknown;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string, options: WeirErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'WeirError';
+    this.code = code;
+    this.hints = options.hints ?? [];
+    this.details = options.details;
+    this.status = options.status ?? CODES[code].status;
+  }
+
+  get exit(): number {
+    return CODES[this.code].exit;
+  }
+}
+
+/** Any thrown value as a WeirError (unknown errors become INTERNAL, keeping their message). */
+export function toWeirError(err: unknown): WeirError {
+  if (err instanceof WeirError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new WeirError('INTERNAL', message, { cause: err });
+}
+
+/** The CLI exit code of an error. */
+export function toExit(err: unknown): number {
+  return toWeirError(err).exit;
+}
+
+/** The JSON error document of CONTRACT section 3 (no stack, no cause). */
+export function toJson(err: unknown): { error: { code: ErrorCode; message: string; details?: unknown } } {
+  const e = toWeirError(err);
+  return { error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) } };
+}
+
+/** HTTP status and JSON body of an error, for hosts. */
+export function toHttp(err: unknown): { status: number; body: ReturnType<typeof toJson> } {
+  const e = toWeirError(err);
+  return { status: e.status, body: toJson(e) };
+}

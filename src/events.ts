@@ -1,0 +1,20 @@
+import mitt, { type Emitter } from 'mitt';
+
+/**
+ * Every event weir emits, by name. Hosts and tests subscribe with `weir.bus.on(name, handler)`.
+ * Add new events here so that handlers stay typed.
+ */
+export interface WeirEvents {
+  'workflow:created': { id: string; name: string };
+  'workflow:saved': { id: string };
+  'workflow:published': { id: string; version: number };
+  'workflow:deleted': { id: string; unpublished: boolean };
+  'workflow:synced': { ids: string[] };
+  [event: string]: unknown;
+  [event: symbol]: unknown;
+}
+
+export type WeirBus = Emitter<WeirEvents>;
+
+/** A fresh event bus; each weir instance owns one. */
+export const createBus = (): WeirBus => mitt<WeirEvents>();

@@ -1,0 +1,42 @@
+import type { Weir } from '../weir.js';
+
+/**
+ * A transport-free HTTP request: what an adapter (adapters/node-http) hands the core.
+ * Header names are lower case. `rawBody` holds the bytes as received (bounded by the host's body limit).
+ */
+export interface HostRequest {
+  method: string;
+  /** Path without the query string, e.g. `/trigger/abc`. */
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  rawBody: Buffer;
+  /** The URL the host is reachable at from outside (`--public-url`), without a trailing slash. */
+  publicUrl?: string;
+  remoteAddress?: string;
+  /** Aborted when the client goes away or the host shuts down. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A transport-free HTTP answer. A plain object or array `body` is sent as JSON; a string or Buffer as is
+ * (with the given content type); a `stream` is piped.
+ */
+export interface HostResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  stream?: NodeJS.ReadableStream;
+}
+
+/** Path parameters captured by a route pattern (`/trigger/:token` -> `{ token }`). */
+export type RouteParams = Record<string, string>;
+
+/** One HTTP route of the host. Subsystems contribute routes (webhooks, knowledge URLs, telephony, interfaces). */
+export interface Route {
+  /** HTTP methods answered; omitted = any method. */
+  methods?: string[];
+  /** A path pattern with `:name` segments and an optional trailing `*` (captured as `params['*']`). */
+  path: string;
+  handle(req: HostRequest, params: RouteParams, weir: Weir): Promise<HostResponse>;
+}

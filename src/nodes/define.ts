@@ -1,0 +1,62 @@
+/** A problem found in a flow config: where (a JSON path such as `nodes[2].config.url`) and what. */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/** What a node's `run` receives. `config` has its `{{ }}` expressions already resolved. */
+export interface NodeContext<C = Record<string, unknown>> {
+  config: C;
+  /** Output data of the node's predecessors (the trigger input for the first node). */
+  input: unknown;
+  node: { id: string; type: string; label?: string };
+  env: Record<string, string | undefined>;
+  log: (message: string, data?: unknown) => void;
+  signal: AbortSignal;
+  /** Services of the weir instance running the flow (resource managers, executor). */
+  services: Record<string, any>;
+  /** Execution-level facilities (respond, ids); filled in by the executor. */
+  execution: Record<string, any>;
+}
+
+/**
+ * A node type. Trigger nodes start a flow and output their input; other nodes get a `run` function.
+ * `handles` names the outgoing edge handles of a branching node (`["true", "false"]`).
+ */
+export interface NodeDefinition<C = Record<string, unknown>> {
+  type: string;
+  trigger?: boolean;
+  handles?: readonly string[];
+  /** Config keys whose strings are not expressions (e.g. the `code` of a Code node). */
+  rawKeys?: readonly string[];
+  /** Save-time checks of the node's config; an empty list means valid. */
+  validate?(config: C): Problem[];
+  run?(ctx: NodeContext<C>): unknown;
+}
+
+/**
+ * Declares a node type (an identity function that keeps the config type).
+ * @example
+ * export default defineNode({ type: 'delay', validate: (c) => [], run: async (ctx) => ctx.input })
+ */
+export const defineNode = <C = Record<string, unknown>>(def: NodeDefinition<C>): NodeDefinition<C> => def;
+
+/** Reusable config checks for `validate` functions. */
+export const check = {
+  required(config: Record<string, unknown>, key: string, problems: Problem[], kind = 'string'): boolean {
+    const v = config[key];
+    if (v === undefined || v === null || v === '') {
+      problems.push({ path: key, message: `"${key}" is required` });
+      return false;
+    }
+    if (kind !== 'any' && typeof v !== kind) {
+      problems.push({ path: key, message: `"${key}" must be a ${kind}` });
+      return false;
+    }
+    return true;
+  },
+  optional(config: Record<string, unknown>, key: string, kind: string, problems: Problem[]): void {
+    const v = config[key];
+    if (v !== undefined && typeof v !== kind) problems.push({ path: key, message: `"${key}" must be a ${kind}` });
+  },
+};

@@ -1,0 +1,55 @@
+import { check, defineNode, type Problem } from '../define.js';
+import { validateInputParams } from './input-params.js';
+
+/** Seed 2.3: a backend function the frontend calls with `callFlow(name, input)`. */
+export const interfaceEventTrigger = defineNode({
+  type: 'interface_event_trigger',
+  trigger: true,
+  validate: validateInputParams,
+});
+
+/** Seed 2.3: started by hand (`weir workflows run`). */
+export const manualTrigger = defineNode({ type: 'manual_trigger', trigger: true, validate: validateInputParams });
+
+/** Seed 2.3 and CONTRACT 5, 11: an HTTP request to the flow's token URL. */
+export const webhookTrigger = defineNode({
+  type: 'webhook_trigger',
+  trigger: true,
+  validate(config) {
+    const problems: Problem[] = [];
+    check.optional(config, 'respondImmediately', 'boolean', problems);
+    check.optional(config, 'idempotencyHeader', 'string', problems);
+    for (const key of ['responseTimeoutMs', 'dedupeWindowMs']) {
+      const v = config[key];
+      if (v !== undefined && !(typeof v === 'number' && v > 0)) problems.push({ path: key, message: `"${key}" must be a positive number` });
+    }
+    return problems;
+  },
+});
+
+/** Seed 2.3: a call on a telephony number, reported by the voice provider's post-call webhook. */
+export const inboundCallTrigger = defineNode({
+  type: 'inbound_call_trigger',
+  trigger: true,
+  validate(config) {
+    const problems: Problem[] = [];
+    check.required(config, 'phoneNumberId', problems);
+    check.required(config, 'agentId', problems);
+    return problems;
+  },
+});
+
+export const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** Seed 2.3: an SMS arriving on a number in international format. */
+export const smsReceivedTrigger = defineNode({
+  type: 'sms_received_trigger',
+  trigger: true,
+  validate(config) {
+    const problems: Problem[] = [];
+    if (check.required(config, 'phoneNumber', problems) && !E164.test(config.phoneNumber as string)) {
+      problems.push({ path: 'phoneNumber', message: 'phoneNumber must be in E.164 format, e.g. +15551234567' });
+    }
+    return problems;
+  },
+});

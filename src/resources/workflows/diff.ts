@@ -1,0 +1,76 @@
+import { stableStringify } from '../../util/json.js';
+import type { FlowConfig, FlowEdge } from './types.js';
+
+/** One difference between two configs. */
+export interface Change {
+  kind: 'node' | 'edge' | 'variable' | 'metadata';
+  op: 'added' | 'removed' | 'changed';
+  key: string;
+  /** For changed nodes: the config keys (or fields) that differ. */
+  fields?: string[];
+  before?: unknown;
+  after?: unknown;
+}
+
+const edgeKey = (e: FlowEdge) => `${e.source} -> ${e.target}${e.sourceHandle ? ` [${e.sourceHandle}]` : ''}`;
+const same = (a: unknown, b: unknown) => stableStringify(a) === stableStringify(b);
+
+function diffMaps(kind: Change['kind'], before: Record<string, unknown>, after: Record<string, unknown>): Change[] {
+  const changes: Change[] = [];
+  for (const [key, value] of Object.entries(after)) {
+    if (!(key in before)) changes.push({ kind, op: 'added', key, after: value });
+    else if (!same(before[key], value)) changes.push({ kind, op: 'changed', key, before: before[key], after: value });
+  }
+  for (const key of Object.keys(before)) if (!(key in after)) changes.push({ kind, op: 'removed', key, before: before[key] });
+  return changes;
+}
+
+/** The node, edge, variable and metadata changes that turn `before` into `after`. */
+export function diffConfigs(before: FlowConfig | null, after: FlowConfig): Change[] {
+  const b = before ?? { nodes: [], edges: [] };
+  const nodesBefore = new Map(b.nodes.map((n) => [n.id, n]));
+  const changes: Change[] = [];
+  for (const node of after.nodes) {
+    const old = nodesBefore.get(node.id);
+    if (!old) {
+      changes.push({ kind: 'node', op: 'added', key: node.id, after: node });
+      continue;
+    }
+    const fields = [
+      ...(['type', 'label'] as const).filter((f) => old[f] !== node[f]),
+      ...diffMaps('node', old.config ?? {}, node.config ?? {}).map((c) => `config.${c.key}`),
+    ];
+    if (fields.length) changes.push({ kind: 'node', op: 'changed', key: node.id, fields, before: old, after: node });
+  }
+  const idsAfter = new Set(after.nodes.map((n) => n.id));
+  for (const node of b.nodes) if (!idsAfter.has(node.id)) changes.push({ kind: 'node', op: 'removed', key: node.id, before: node });
+
+  const edgesBefore = new Set((b.edges ?? []).map(edgeKey));
+  const edgesAfter = new Set((after.edges ?? []).map(edgeKey));
+  for (const e of edgesAfter) if (!edgesBefore.has(e)) changes.push({ kind: 'edge', op: 'added', key: e });
+  for (const e of edgesBefore) if (!edgesAfter.has(e)) changes.push({ kind: 'edge', op: 'removed', key: e });
+
+  changes.push(...diffMaps('variable', b.variables ?? {}, after.variables ?? {}));
+  changes.push(...diffMaps('metadata', b.metadata ?? {}, after.metadata ?? {}));
+  return changes;
+}
+
+const SIGN = { added: '+', removed: '-', changed: '~' } as const;
+
+/** Human-readable lines: `+ node http_request-2 (http_request)`, `~ node set-1: config.values`, ... */
+export function formatChanges(changes: Change[]): string {
+  if (changes.length === 0) return 'no differences';
+  return changes
+    .map((c) => {
+      const head = `${SIGN[c.op]} ${c.kind} ${c.key}`;
+      if (c.kind === 'node' && c.op !== 'changed') return `${head} (${(c.after ?? c.before as any).type})`;
+      if (c.kind === 'node') return `${head}: ${c.fields!.join(', ')}`;
+      if (c.kind === 'variable' || c.kind === 'metadata') {
+        const show = (v: unknown) => JSON.stringify(v);
+        if (c.op === 'changed') return `${head}: ${show(c.before)} -> ${show(c.after)}`;
+        return `${head} = ${show(c.op === 'added' ? c.after : c.before)}`;
+      }
+      return head;
+    })
+    .join('\n');
+}

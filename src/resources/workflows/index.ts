@@ -1,0 +1,246 @@
+import type { WeirBus } from '../../events.js';
+import { WeirError } from '../../errors.js';
+import type { NodeRegistry } from '../../nodes/index.js';
+import type { Storage, Storages } from '../../storage/index.js';
+import { newId, newToken, sha256 } from '../../util/ids.js';
+import { hashJson } from '../../util/json.js';
+import { diffConfigs, type Change } from './diff.js';
+import { syncAction, syncStatus } from './sync.js';
+import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from './types.js';
+import { validateConfig, type ConfigCheck } from './validate.js';
+
+export * from './types.js';
+export { validateConfig, type ConfigCheck } from './validate.js';
+export { diffConfigs, formatChanges, type Change } from './diff.js';
+
+export interface WorkflowsOptions {
+  storage: Storages;
+  nodes: NodeRegistry;
+  bus: WeirBus;
+  /** Extra save-time checks (the expression parser registers one). */
+  checks?: ConfigCheck[];
+}
+
+/** The config every new workflow starts with: one manual trigger (CONTRACT 11). */
+export const starterConfig = (): FlowConfig => ({
+  nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', label: 'Manual trigger', config: {} }],
+  edges: [],
+  variables: {},
+  metadata: {},
+});
+
+export type Workflows = ReturnType<typeof createWorkflows>;
+
+/**
+ * The workflow manager: drafts in the `local` mount, published copies in `cloud`, with the sync-status
+ * state machine of CONTRACT section 4. Workflows are addressed by id or by (unique) name.
+ * @example
+ * const { id } = await weir.workflows.create('orders')
+ * await weir.workflows.save(id, config)
+ * await weir.workflows.publish(id)
+ */
+export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsOptions) {
+  const local: Storage = storage.view('local', 'workflows');
+  const cloud: Storage = storage.view('cloud', 'workflows');
+  const tokens: Storage = storage.view('cloud', 'webhook-tokens');
+
+  const readAll = async <T>(s: Storage): Promise<T[]> => {
+    const keys = await s.getKeys();
+    const items = await Promise.all(keys.map((k) => s.getItem<T>(k)));
+    return items.filter((x): x is NonNullable<typeof x> => x !== null && typeof x === 'object') as T[];
+  };
+  const now = () => new Date().toISOString();
+
+  async function findLocal(ref: string): Promise<LocalWorkflow | null> {
+    if (!ref) return null;
+    const byId = /^[\w-]+$/.test(ref) ? await local.getItem<LocalWorkflow>(ref) : null;
+    if (byId) return byId;
+    return (await readAll<LocalWorkflow>(local)).find((w) => w.name === ref) ?? null;
+  }
+
+  async function requireLocal(ref: string): Promise<LocalWorkflow> {
+    const wf = await findLocal(ref);
+    if (wf) return wf;
+    const remote = await findPublished(ref);
+    throw new WeirError('NOT_FOUND', `workflow "${ref}" not found`, {
+      hints: [remote ? 'it is published: run `weir workflows sync` to copy it here' : 'run `weir workflows list` to see workflow ids'],
+    });
+  }
+
+  async function findPublished(ref: string): Promise<PublishedWorkflow | null> {
+    if (!ref) return null;
+    const byId = /^[\w-]+$/.test(ref) ? await cloud.getItem<PublishedWorkflow>(ref) : null;
+    if (byId) return byId;
+    return (await readAll<PublishedWorkflow>(cloud)).find((w) => w.name === ref) ?? null;
+  }
+
+  const triggerOf = (config: FlowConfig) => config.nodes.find((n) => nodes.get(n.type)?.trigger)?.type ?? null;
+
+  function summarize(wf: LocalWorkflow, pub: PublishedWorkflow | null): WorkflowSummary {
+    return {
+      id: wf.id,
+      name: wf.name,
+      ...(wf.description ? { description: wf.description } : {}),
+      status: syncStatus(wf, pub),
+      trigger: triggerOf(wf.config),
+      localVersion: wf.base?.version ?? null,
+      publishedVersion: pub?.version ?? null,
+      updatedAt: wf.updatedAt,
+    };
+  }
+
+  function check(config: unknown): FlowConfig {
+    const problems = validateConfig(config, nodes, checks);
+    if (problems.length) {
+      throw new WeirError('INVALID_CONFIG', `invalid workflow config (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n${problems.map((p) => `  - ${p.path ? `${p.path}: ` : ''}${p.message}`).join('\n')}`, { details: problems });
+    }
+    return config as FlowConfig;
+  }
+
+  const api = {
+    /** Every local workflow with its sync status, by name. */
+    async list(): Promise<WorkflowSummary[]> {
+      const [drafts, published] = await Promise.all([readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
+      const byId = new Map(published.map((p) => [p.id, p]));
+      return drafts.map((wf) => summarize(wf, byId.get(wf.id) ?? null)).sort((a, b) => a.name.localeCompare(b.name));
+    },
+
+    /** Complete details of one workflow, including both configs. */
+    async get(ref: string): Promise<WorkflowDetails> {
+      const wf = await requireLocal(ref);
+      const pub = await cloud.getItem<PublishedWorkflow>(wf.id);
+      return { ...summarize(wf, pub), webhookToken: wf.webhookToken, config: wf.config, published: pub, createdAt: wf.createdAt };
+    },
+
+    /** The draft record as stored (for subsystems that need the raw config). */
+    getLocal: requireLocal,
+
+    async status(ref: string) {
+      const wf = await requireLocal(ref);
+      return summarize(wf, await cloud.getItem<PublishedWorkflow>(wf.id));
+    },
+
+    /** Creates a draft (names are unique); `publish: true` publishes it at once. */
+    async create(name: string, description?: string, options: { publish?: boolean; config?: FlowConfig } = {}) {
+      if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a workflow name must not be empty');
+      const [drafts, published] = await Promise.all([readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
+      if ([...drafts, ...published].some((w) => w.name === name)) {
+        throw new WeirError('EXISTS', `a workflow named "${name}" already exists`, { hints: ['workflow names are unique'] });
+      }
+      const config = options.config ? check(options.config) : starterConfig();
+      const time = now();
+      const wf: LocalWorkflow = {
+        id: newId('wf'),
+        name,
+        ...(description ? { description } : {}),
+        config,
+        webhookToken: newToken(),
+        base: null,
+        createdAt: time,
+        updatedAt: time,
+      };
+      await tokens.setItem(sha256(wf.webhookToken), { id: wf.id });
+      await local.setItem(wf.id, wf);
+      bus.emit('workflow:created', { id: wf.id, name });
+      if (options.publish) await api.publish(wf.id);
+      return { id: wf.id, name, webhookToken: wf.webhookToken, status: options.publish ? 'synced' : 'draft' };
+    },
+
+    /** Validates and saves a config as the draft; every problem is listed at once. */
+    async save(ref: string, config: unknown) {
+      const wf = await requireLocal(ref);
+      const valid = check(config);
+      const updated: LocalWorkflow = { ...wf, config: valid, updatedAt: now() };
+      await local.setItem(wf.id, updated);
+      bus.emit('workflow:saved', { id: wf.id });
+      return summarize(updated, await cloud.getItem<PublishedWorkflow>(wf.id));
+    },
+
+    /** Publishes the draft; refused in `conflict` unless `force`. */
+    async publish(ref: string, options: { force?: boolean } = {}) {
+      const wf = await requireLocal(ref);
+      const current = await cloud.getItem<PublishedWorkflow>(wf.id);
+      if (current && syncStatus(wf, current) === 'conflict' && !options.force) {
+        throw new WeirError('CONFLICT', `workflow "${wf.name}" is in conflict: the cloud holds version ${current.version}, your draft is based on ${wf.base?.version}`, {
+          hints: ['run `weir workflows diff` to compare, then `weir workflows publish --force` to overwrite'],
+        });
+      }
+      check(wf.config);
+      const hash = hashJson(wf.config);
+      const pub: PublishedWorkflow = {
+        id: wf.id,
+        name: wf.name,
+        ...(wf.description ? { description: wf.description } : {}),
+        config: wf.config,
+        webhookToken: wf.webhookToken,
+        version: (current?.version ?? 0) + 1,
+        hash,
+        publishedAt: now(),
+      };
+      await tokens.setItem(sha256(wf.webhookToken), { id: wf.id });
+      await cloud.setItem(wf.id, pub);
+      await local.setItem(wf.id, { ...wf, base: { version: pub.version, hash } });
+      bus.emit('workflow:published', { id: wf.id, version: pub.version });
+      return { id: wf.id, name: wf.name, version: pub.version, status: 'synced' as const };
+    },
+
+    /** Copies published workflows into local storage; drafts with local changes are kept. */
+    async sync() {
+      const [published, drafts] = await Promise.all([readAll<PublishedWorkflow>(cloud), readAll<LocalWorkflow>(local)]);
+      const byId = new Map(drafts.map((d) => [d.id, d]));
+      const copied: string[] = [];
+      for (const pub of published) {
+        const mine = byId.get(pub.id) ?? null;
+        if (syncAction(mine, pub) !== 'copy') continue;
+        const time = now();
+        await local.setItem(pub.id, {
+          id: pub.id,
+          name: pub.name,
+          ...(pub.description ? { description: pub.description } : {}),
+          config: pub.config,
+          webhookToken: pub.webhookToken,
+          base: { version: pub.version, hash: pub.hash },
+          createdAt: mine?.createdAt ?? pub.publishedAt,
+          updatedAt: time,
+        } satisfies LocalWorkflow);
+        copied.push(pub.id);
+      }
+      bus.emit('workflow:synced', { ids: copied });
+      const list = await api.list();
+      return { copied: copied.length, workflows: list };
+    },
+
+    /** Changes between the published config (or nothing) and the draft. */
+    async diff(ref: string): Promise<{ id: string; name: string; status: string; changes: Change[] }> {
+      const wf = await requireLocal(ref);
+      const pub = await cloud.getItem<PublishedWorkflow>(wf.id);
+      return { id: wf.id, name: wf.name, status: syncStatus(wf, pub), changes: diffConfigs(pub?.config ?? null, wf.config) };
+    },
+
+    /** Deletes the draft; `unpublish` also removes the published copy (its webhook then answers 404). */
+    async delete(ref: string, options: { unpublish?: boolean } = {}) {
+      const wf = await findLocal(ref);
+      const pub = wf ? null : await findPublished(ref);
+      if (!wf && !(pub && options.unpublish)) await requireLocal(ref);
+      const id = (wf ?? pub)!.id;
+      if (wf) await local.removeItem(id);
+      if (options.unpublish) {
+        await cloud.removeItem(id);
+        await tokens.removeItem(sha256((wf ?? pub)!.webhookToken));
+      }
+      bus.emit('workflow:deleted', { id, unpublished: !!options.unpublish });
+      return { id, deleted: true, unpublished: !!options.unpublish };
+    },
+
+    /** The published copy by id or name, or null. */
+    findPublished,
+    /** Every published workflow. */
+    listPublished: () => readAll<PublishedWorkflow>(cloud),
+    /** The workflow id a webhook token belongs to (looked up by the token's hash), or null. */
+    async idForToken(token: string): Promise<string | null> {
+      if (!/^[\w-]{16,128}$/.test(token)) return null;
+      return (await tokens.getItem<{ id: string }>(sha256(token)))?.id ?? null;
+    },
+  };
+  return api;
+}

@@ -1,0 +1,28 @@
+import { mkdir, rename, writeFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+let counter = 0;
+
+/**
+ * Writes a file so that readers see either the old or the new content, never a torn one: the bytes go to a
+ * temporary sibling that is renamed over the target (rename is atomic within one file system).
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.${process.pid}.${++counter}.tmp`;
+  try {
+    await writeFile(tmp, data);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(tmp, data);
+  }
+  try {
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Temporary files left by a writer that died mid-write; listings skip them. */
+export const isTempFile = (name: string): boolean => /\.\d+\.\d+\.tmp$/.test(name);

@@ -1,0 +1,85 @@
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { defineDriver } from 'unstorage';
+import { isTempFile, writeFileAtomic } from './atomic.js';
+
+export interface FsDriverOptions {
+  base: string;
+}
+
+/**
+ * The embedded default driver: one file per key under `base`, written atomically (CONTRACT section 2).
+ * unstorage's own `fs` driver writes in place, so a kill -9 mid-write could leave half a record.
+ */
+export const fsDriver = defineDriver((opts: FsDriverOptions) => {
+  const base = resolve(opts.base);
+  const toPath = (key: string): string => {
+    const file = resolve(base, key.replace(/:/g, sep));
+    if (file !== base && !file.startsWith(base + sep)) throw new Error(`storage key escapes its mount: ${key}`);
+    return file;
+  };
+  const readOrNull = async (key: string, encoding?: 'utf8') => {
+    try {
+      return await readFile(toPath(key), encoding);
+    } catch (err) {
+      if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
+      throw err;
+    }
+  };
+  const walk = async (dir: string, prefix: string, out: string[]): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    await Promise.all(
+      entries.map(async (entry) => {
+        const key = prefix ? `${prefix}:${entry.name}` : entry.name;
+        if (entry.isDirectory()) await walk(join(dir, entry.name), key, out);
+        else if (!isTempFile(entry.name)) out.push(key);
+      }),
+    );
+  };
+  return {
+    name: 'weir-fs',
+    options: opts,
+    async hasItem(key) {
+      try {
+        return (await stat(toPath(key))).isFile();
+      } catch {
+        return false;
+      }
+    },
+    getItem: (key) => readOrNull(key, 'utf8'),
+    getItemRaw: (key) => readOrNull(key),
+    async setItem(key, value) {
+      await writeFileAtomic(toPath(key), value);
+    },
+    async setItemRaw(key, value) {
+      await writeFileAtomic(toPath(key), value);
+    },
+    async removeItem(key) {
+      await rm(toPath(key), { force: true });
+    },
+    async getMeta(key) {
+      try {
+        const s = await stat(toPath(key));
+        return { atime: s.atime, mtime: s.mtime, size: s.size };
+      } catch {
+        return null;
+      }
+    },
+    async getKeys(prefix) {
+      const out: string[] = [];
+      // Only a whole-segment prefix (`a:b:`) narrows the walk; unstorage filters the rest.
+      const dirKey = prefix?.endsWith(':') ? prefix.slice(0, -1) : '';
+      await walk(dirKey ? toPath(dirKey) : base, dirKey, out);
+      return out;
+    },
+    async clear(prefix) {
+      await rm(prefix ? toPath(prefix) : base, { recursive: true, force: true });
+    },
+  };
+});

@@ -1,0 +1,78 @@
+import { join, resolve } from 'node:path';
+import { createStorage, prefixStorage, type Driver, type Storage } from 'unstorage';
+import type { MountConfig, WeirConfig } from '../config.js';
+import { WeirError } from '../errors.js';
+import { fsDriver } from './fs-driver.js';
+
+export type { Storage } from 'unstorage';
+
+/** The two mounts of CONTRACT section 2. */
+export type MountName = 'local' | 'cloud';
+
+/** Opened storage: the two mounts and a way to take a prefixed view of either. */
+export interface Storages {
+  local: Storage;
+  cloud: Storage;
+  /** A view of one mount under a prefix: managers see only their own keys (`view('cloud', 'kv')`). */
+  view(mount: MountName, prefix: string): Storage;
+  /** Disposes drivers (closes Redis connections and the like). */
+  dispose(): Promise<void>;
+}
+
+/** Options of {@link openStorage}: a home for the default `fs` mounts, or ready-made unstorage instances. */
+export interface OpenStorageOptions {
+  home?: string;
+  config?: WeirConfig;
+  local?: Storage;
+  cloud?: Storage;
+}
+
+/**
+ * Opens the `local` and `cloud` mounts: given instances first, else the driver named in `weir.config.json`,
+ * else the atomic `fs` driver under `<home>/local` and `<home>/cloud`.
+ * @example
+ * const storage = await openStorage({ home: '/srv/weir' })
+ * await storage.view('cloud', 'kv').setItem('ns:key', { value: 'x' })
+ */
+export async function openStorage(options: OpenStorageOptions): Promise<Storages> {
+  const open = async (mount: MountName): Promise<Storage> => {
+    const given = options[mount];
+    if (given) return given;
+    const spec = options.config?.storage?.[mount];
+    if (!spec && !options.home) return createStorage();
+    return createStorage({ driver: await loadDriver(spec ?? { driver: 'fs' }, options.home, mount) });
+  };
+  const [local, cloud] = await Promise.all([open('local'), open('cloud')]);
+  return {
+    local,
+    cloud,
+    view: (mount, prefix) => prefixStorage(mount === 'local' ? local : cloud, prefix),
+    async dispose() {
+      await Promise.all([local.dispose(), cloud.dispose()]);
+    },
+  };
+}
+
+/** Loads a driver by name; third-party drivers are imported only when named, so startup stays cheap. */
+async function loadDriver(spec: MountConfig, home: string | undefined, mount: MountName): Promise<Driver> {
+  const { driver: name, ...options } = spec;
+  if (name === 'fs') {
+    // A relative base is relative to the home, so a home can be moved as a whole.
+    const given = options.base as string | undefined;
+    if (!given && !home) throw new WeirError('INVALID_CONFIG', `storage.${mount}: the fs driver needs a "base" or a home`);
+    return fsDriver({ base: given ? resolve(home ?? '.', given) : join(home!, mount) });
+  }
+  if (typeof name !== 'string' || !/^[a-z0-9-]+$/.test(name)) {
+    throw new WeirError('INVALID_CONFIG', `storage.${mount}.driver must be an unstorage driver name, got ${JSON.stringify(name)}`);
+  }
+  let factory: (opts: unknown) => Driver;
+  try {
+    factory = (await import(`unstorage/drivers/${name}`)).default;
+  } catch (err) {
+    throw new WeirError('INVALID_CONFIG', `storage.${mount}: unknown storage driver "${name}"`, {
+      hints: ['see https://unstorage.unjs.io/drivers for driver names'],
+      cause: err,
+    });
+  }
+  return factory(options);
+}

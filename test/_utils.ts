@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The built CLI; WEIR_CLI points elsewhere (a helper's own build folder). */
+export const CLI = process.env.WEIR_CLI ? join(ROOT, process.env.WEIR_CLI) : join(ROOT, 'dist/cli.js');
+
+/** A fresh empty directory under the OS temp dir. */
+export const tmpDir = (prefix = 'weir-test-'): string => mkdtempSync(join(tmpdir(), prefix));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json<T = any>(): T;
+}
+
+/** Runs the real `weir` binary in a subprocess, as a user would. */
+export function cli(
+  args: string[],
+  opts: { home?: string; cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<CliRun> {
+  const argv = opts.home ? ['--home', opts.home, ...args] : args;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...argv], {
+      cwd: opts.cwd ?? opts.home ?? ROOT,
+      env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr,
+        json() {
+          try {
+            return JSON.parse(stdout);
+          } catch {
+            throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
+          }
+        },
+      }),
+    );
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Writes a JSON file into `dir` and returns its path. */
+export function writeJson(dir: string, name: string, value: unknown): string {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(value, null, 2));
+  return file;
+}
+
+/** A flow config with the given trigger and extra nodes/edges. */
+export function flow(trigger: { type: string; config?: Record<string, unknown> }, nodes: any[] = [], edges: any[] = []) {
+  return {
+    nodes: [{ id: `${trigger.type}-1`, type: trigger.type, config: trigger.config ?? {} }, ...nodes],
+    edges,
+    variables: {},
+    metadata: {},
+  };
+}

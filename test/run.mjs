@@ -1,0 +1,32 @@
+// `npm test`: builds the package, runs every uvu suite under test/ (TypeScript through tsx), and ends with
+// the plain "N passed, N failed" line. `node test/run.mjs <dir> [pattern]` narrows the run.
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const [dir = 'test', pattern = '\\.test\\.ts$'] = process.argv.slice(2);
+
+// WEIR_OUT=dist-x builds to and tests that folder instead of dist/.
+if (process.env.WEIR_OUT) process.env.WEIR_CLI = `${process.env.WEIR_OUT}/cli.js`;
+if (!process.env.WEIR_SKIP_BUILD) {
+  const build = spawnSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--silent'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const child = spawn(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.js', dir, pattern, '--no-color'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, FORCE_COLOR: '0' },
+});
+let out = '';
+child.stdout.on('data', (chunk) => {
+  out += chunk;
+  process.stdout.write(chunk);
+});
+child.on('close', (code) => {
+  const total = Number(/Total:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const passed = Number(/Passed:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const skipped = Number(/Skipped:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  console.log(`\n${passed} passed, ${total - passed - skipped} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(code ?? 1);
+});

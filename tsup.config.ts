@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync('./package.json', 'utf8'));
+// WEIR_OUT builds into another folder (without types), so parallel work does not overwrite dist/.
+const outDir = process.env.WEIR_OUT || 'dist';
+const dts = !process.env.WEIR_OUT;
+
+export default defineConfig([
+  {
+    // The library and its adapters: ESM + CJS with types.
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts,
+    outDir,
+    target: 'node20',
+    clean: false,
+    sourcemap: false,
+    define: { __WEIR_VERSION__: JSON.stringify(version) },
+  },
+  {
+    // The CLI: ESM with a shebang; commands are split into chunks loaded on demand.
+    entry: { cli: 'src/cli/main.ts' },
+    format: ['esm'],
+    target: 'node20',
+    splitting: true,
+    outDir,
+    clean: false,
+    banner: { js: '#!/usr/bin/env node' },
+    define: { __WEIR_VERSION__: JSON.stringify(version) },
+  },
+]);
