@@ -19,8 +19,9 @@ export interface WeirConfig {
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
   providers?: {
     voice?: 'local' | 'elevenlabs';
-    elevenlabs?: { baseUrl?: string };
-    twilio?: { baseUrl?: string };
+    /** `timeoutMs`: how long one provider request may take (default 15000). */
+    elevenlabs?: { baseUrl?: string; timeoutMs?: number };
+    twilio?: { baseUrl?: string; timeoutMs?: number };
   };
   project?: { remote?: string; branch?: string };
   [key: string]: unknown;

@@ -11,3 +11,4 @@ if (argv.includes('--version') && !argv.includes('--')) {
   // Long-running commands (serve, logs -f) keep the process alive themselves and never return here.
   process.exitCode = code;
 }
+export {};

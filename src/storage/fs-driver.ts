@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { defineDriver } from 'unstorage';
@@ -20,7 +21,7 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
   };
   const readOrNull = async (key: string, encoding?: 'utf8') => {
     try {
-      return await readFile(toPath(key), encoding);
+      return encoding ? await readFile(toPath(key), encoding) : await readFile(toPath(key));
     } catch (err) {
       if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
       throw err;
@@ -53,6 +54,18 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
       }
     },
     getItem: (key) => readOrNull(key, 'utf8'),
+    // Batch reads (listings) read small records synchronously: one syscall chain per file instead of three
+    // thread-pool round trips, several times faster for the hundreds of records a listing reads.
+    getItems(items) {
+      return items.map(({ key }) => {
+        try {
+          return { key, value: readFileSync(toPath(key), 'utf8') };
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { key, value: null };
+          throw err;
+        }
+      });
+    },
     getItemRaw: (key) => readOrNull(key),
     async setItem(key, value) {
       await writeFileAtomic(toPath(key), value);

@@ -43,19 +43,33 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
   const local: Storage = storage.view('local', 'workflows');
   const cloud: Storage = storage.view('cloud', 'workflows');
   const tokens: Storage = storage.view('cloud', 'webhook-tokens');
+  // Name -> id indexes, one key per name (hashed: names are free text), so lookups by name and the
+  // uniqueness check stay O(1) however many workflows there are, and concurrent writers never share a key.
+  const localNames: Storage = storage.view('local', 'workflow-names');
+  const cloudNames: Storage = storage.view('cloud', 'workflow-names');
+  const nameKey = (name: string) => sha256(name).slice(0, 40);
+  const idByName = async (index: Storage, name: string) => (await index.getItem<{ id: string }>(nameKey(name)))?.id ?? null;
 
   const readAll = async <T>(s: Storage): Promise<T[]> => {
-    const keys = await s.getKeys();
-    const items = await Promise.all(keys.map((k) => s.getItem<T>(k)));
-    return items.filter((x): x is NonNullable<typeof x> => x !== null && typeof x === 'object') as T[];
+    const items = await s.getItems(await s.getKeys());
+    return items.map((i) => i.value).filter((v) => v !== null && typeof v === 'object') as T[];
   };
   const now = () => new Date().toISOString();
 
-  async function findLocal(ref: string): Promise<LocalWorkflow | null> {
+  const byRef = async <T extends { name: string }>(records: Storage, names: Storage, ref: string): Promise<T | null> => {
     if (!ref) return null;
-    const byId = /^[\w-]+$/.test(ref) ? await local.getItem<LocalWorkflow>(ref) : null;
+    const byId = /^[\w-]+$/.test(ref) ? await records.getItem<T>(ref) : null;
     if (byId) return byId;
-    return (await readAll<LocalWorkflow>(local)).find((w) => w.name === ref) ?? null;
+    const id = await idByName(names, ref);
+    const byName = id ? await records.getItem<T>(id) : null;
+    return byName?.name === ref ? byName : null;
+  };
+
+  const findLocal = (ref: string) => byRef<LocalWorkflow>(local, localNames, ref);
+
+  async function writeLocal(wf: LocalWorkflow): Promise<void> {
+    await localNames.setItem(nameKey(wf.name), { id: wf.id });
+    await local.setItem(wf.id, wf);
   }
 
   async function requireLocal(ref: string): Promise<LocalWorkflow> {
@@ -67,12 +81,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     });
   }
 
-  async function findPublished(ref: string): Promise<PublishedWorkflow | null> {
-    if (!ref) return null;
-    const byId = /^[\w-]+$/.test(ref) ? await cloud.getItem<PublishedWorkflow>(ref) : null;
-    if (byId) return byId;
-    return (await readAll<PublishedWorkflow>(cloud)).find((w) => w.name === ref) ?? null;
-  }
+  const findPublished = (ref: string) => byRef<PublishedWorkflow>(cloud, cloudNames, ref);
 
   const triggerOf = (config: FlowConfig) => config.nodes.find((n) => nodes.get(n.type)?.trigger)?.type ?? null;
 
@@ -123,8 +132,8 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     /** Creates a draft (names are unique); `publish: true` publishes it at once. */
     async create(name: string, description?: string, options: { publish?: boolean; config?: FlowConfig } = {}) {
       if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a workflow name must not be empty');
-      const [drafts, published] = await Promise.all([readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
-      if ([...drafts, ...published].some((w) => w.name === name)) {
+      const taken = await Promise.all([findLocal(name), findPublished(name)]);
+      if (taken.some((w) => w?.name === name)) {
         throw new WeirError('EXISTS', `a workflow named "${name}" already exists`, { hints: ['workflow names are unique'] });
       }
       const config = options.config ? check(options.config) : starterConfig();
@@ -140,7 +149,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
         updatedAt: time,
       };
       await tokens.setItem(sha256(wf.webhookToken), { id: wf.id });
-      await local.setItem(wf.id, wf);
+      await writeLocal(wf);
       bus.emit('workflow:created', { id: wf.id, name });
       if (options.publish) await api.publish(wf.id);
       return { id: wf.id, name, webhookToken: wf.webhookToken, status: options.publish ? 'synced' : 'draft' };
@@ -178,6 +187,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
         publishedAt: now(),
       };
       await tokens.setItem(sha256(wf.webhookToken), { id: wf.id });
+      await cloudNames.setItem(nameKey(pub.name), { id: pub.id });
       await cloud.setItem(wf.id, pub);
       await local.setItem(wf.id, { ...wf, base: { version: pub.version, hash } });
       bus.emit('workflow:published', { id: wf.id, version: pub.version });
@@ -193,7 +203,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
         const mine = byId.get(pub.id) ?? null;
         if (syncAction(mine, pub) !== 'copy') continue;
         const time = now();
-        await local.setItem(pub.id, {
+        await writeLocal({
           id: pub.id,
           name: pub.name,
           ...(pub.description ? { description: pub.description } : {}),
@@ -223,9 +233,13 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       const pub = wf ? null : await findPublished(ref);
       if (!wf && !(pub && options.unpublish)) await requireLocal(ref);
       const id = (wf ?? pub)!.id;
-      if (wf) await local.removeItem(id);
+      if (wf) {
+        await local.removeItem(id);
+        await localNames.removeItem(nameKey(wf.name));
+      }
       if (options.unpublish) {
         await cloud.removeItem(id);
+        await cloudNames.removeItem(nameKey((wf ?? pub)!.name));
         await tokens.removeItem(sha256((wf ?? pub)!.webhookToken));
       }
       bus.emit('workflow:deleted', { id, unpublished: !!options.unpublish });
