@@ -10,6 +10,9 @@ export interface WeirEvents {
   'workflow:published': { id: string; version: number };
   'workflow:deleted': { id: string; unpublished: boolean };
   'workflow:synced': { ids: string[] };
+  'interface:created': { id: string; name: string };
+  'interface:deployed': { id: string; version: number };
+  'interface:deleted': { id: string };
   [event: string]: unknown;
   [event: symbol]: unknown;
 }

@@ -2,7 +2,18 @@ import { loadConfig, type WeirConfig } from './config.js';
 import { createBus, type WeirBus } from './events.js';
 import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './nodes/index.js';
 import { createWorkflows, type Workflows } from './resources/workflows/index.js';
+import { createInterfaces, type Interfaces } from './resources/interfaces/index.js';
+import { createAgents, type Agents } from './resources/agents/index.js';
+import { createKnowledge, type Knowledge } from './resources/knowledge/index.js';
+import { createKv, type Kv } from './resources/kv/index.js';
+import { blobDir, createObjects, type Objects } from './resources/objects/index.js';
+import { createSecrets, type Secrets } from './resources/secrets/index.js';
+import { createTables, executionsTable, type Tables } from './resources/tables/index.js';
+import { createProjects, type Projects } from './resources/projects/index.js';
+import { createVoiceAgents, type VoiceAgents } from './resources/voice-agents/index.js';
 import { openStorage, type Storage, type Storages } from './storage/index.js';
+import { createCapture, type Capture } from './triggers/capture.js';
+import { createIntake, type Intake } from './triggers/intake.js';
 
 /** Options of {@link createWeir}. Give a `home` for files on disk, or `storage` instances (memory when neither). */
 export interface WeirOptions {
@@ -27,6 +38,28 @@ export interface Weir {
   nodes: NodeRegistry;
   env: Record<string, string | undefined>;
   workflows: Workflows;
+  interfaces: Interfaces;
+  /** SQL tables (`user.*`, SQLite under the home by default) and read-only system tables. */
+  tables: Tables;
+  /** KV namespaces of string values. */
+  kv: Kv;
+  /** Key-addressed object storage (streamed files under the home on the fs driver). */
+  objects: Objects;
+  /** Organization secrets, AES-256-GCM at rest; `values()` feeds `$env`. */
+  secrets: Secrets;
+  /** Knowledge base: folders, documents, public URLs, full-text search. */
+  knowledge: Knowledge;
+  /** AI agents: built-in (read-only) and custom. */
+  agents: Agents;
+  projects: Projects;
+  /** Voice agents, phone numbers and inbound calls/SMS (providers.voice, Twilio). */
+  voiceAgents: VoiceAgents;
+  /** Webhook capture sessions (`webhook-listen/poll/accept/decline`). */
+  capture: Capture;
+  /** Webhook intake, interface events and the execution runner that hosts share. */
+  intake: Intake;
+  /** Runs a published flow for a server-side caller, input checked against its `inputParams`; resolves to its result. */
+  executeFlow(nameOrId: string, input?: unknown): Promise<unknown>;
   /** Closes storage drivers and anything else the instance opened. */
   close(): Promise<void>;
 }
@@ -58,5 +91,20 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   // Each subsystem attaches itself here, one line each, in dependency order. Managers are cheap to create:
   // heavy libraries (SQLite, the sandbox, browsers) load on first use.
   weir.workflows = createWorkflows({ storage, nodes, bus });
+  weir.interfaces = createInterfaces({ storage, bus });
+  const blobs = { home: options.home, config, injected: !!options.storage?.cloud };
+  weir.tables = createTables({ home: options.home, config, system: [executionsTable(weir)] });
+  closers.push(() => weir.tables.close());
+  weir.kv = createKv({ storage });
+  weir.objects = createObjects({ storage, dir: blobDir(blobs, 'objects') });
+  weir.secrets = createSecrets({ storage, home: options.home, env: weir.env });
+  weir.knowledge = createKnowledge({ storage, config, dir: blobDir(blobs, 'knowledge') });
+  weir.agents = createAgents({ storage });
+  weir.projects = createProjects({ weir });
+  weir.voiceAgents = createVoiceAgents({ storage, config, workflows: weir.workflows, secrets: () => weir.secrets.values() });
+  weir.capture = createCapture({ storage, workflows: weir.workflows });
+  weir.intake = createIntake({ weir });
+  weir.executeFlow = (ref, input) => weir.intake.events.executeFlow(ref, input);
+  closers.push(() => weir.intake.close());
   return weir;
 }

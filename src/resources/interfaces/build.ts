@@ -54,8 +54,7 @@ export async function buildInterface(folder: string): Promise<FileMap> {
 
 /** Bundles entry modules in memory; returns output files by path relative to the folder. */
 async function bundle(dir: string, entries: string[]): Promise<Map<string, Buffer>> {
-  // esbuild is a native binary that tsup already brings; load it only when something is built.
-  const esbuild = await import('esbuild');
+  const esbuild = await loadEsbuild();
   let result;
   try {
     result = await esbuild.build({
@@ -81,4 +80,17 @@ async function bundle(dir: string, entries: string[]): Promise<Map<string, Buffe
   const files = new Map<string, Buffer>();
   for (const f of result.outputFiles) files.set(posix.normalize(f.path.slice(dir.length + 1).split('\\').join('/')), Buffer.from(f.contents));
   return files;
+}
+
+/**
+ * esbuild (which tsup brings) is loaded only when something is built, and by a computed name so that the CLI
+ * bundle keeps it external: bundled, its CommonJS `require` calls would fail.
+ */
+async function loadEsbuild(): Promise<typeof import('esbuild')> {
+  const name = 'esbuild';
+  try {
+    return await import(name);
+  } catch (err) {
+    throw new WeirError('UNAVAILABLE', 'building interfaces needs esbuild, which is not installed', { hints: ['npm install esbuild'], cause: err });
+  }
 }

@@ -1,0 +1,168 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { WeirError } from '../../src/errors.js';
+import { errorResponse } from '../../src/host/error-response.js';
+import { createHost, type Host, type HostOptions } from '../../src/host/index.js';
+import type { Weir } from '../../src/weir.js';
+import { DEFAULT_MAX_BODY, readBody } from './body.js';
+import { sendResponse, toHostRequest } from './transport.js';
+
+export { readBody, DEFAULT_MAX_BODY } from './body.js';
+
+/** Options of {@link createListener}. */
+export interface ListenerOptions extends HostOptions {
+  /** The URL the host is reachable at from outside (behind a proxy); default `publicUrl` of weir.config.json. */
+  publicUrl?: string;
+  /** Request body limit in bytes (default 1 MiB): larger bodies get 413 without being read. */
+  maxBody?: number;
+  /** A host core made elsewhere (default: one made here with these options). */
+  host?: Host;
+}
+
+/** A node:http request listener with the host's lifecycle attached. */
+export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
+  host: Host;
+  /** Settles once the host started (deliveries replayed, schedules armed). */
+  ready: Promise<void>;
+  /** Refuses new requests (503), waits for those in flight and every execution, then stops the host. */
+  close(): Promise<void>;
+};
+
+/**
+ * A request listener for node:http / node:https, mountable in an existing app: paths the host does not
+ * own go to `next()` when one is given (Express/Connect style), else get the 404 JSON answer.
+ * @example
+ * const weirListener = createListener(weir)
+ * http.createServer((req, res) => weirListener(req, res, () => myApp(req, res))).listen(3000)
+ */
+export function createListener(weir: Weir, options: ListenerOptions = {}): Listener {
+  const host = options.host ?? createHost(weir, options);
+  const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
+  const ready = host.start().then(() => undefined);
+  ready.catch(() => {}); // reported through `ready` to whoever awaits it; requests then fail one by one
+  let active = 0;
+  let closing = false;
+  let idle: Array<() => void> = [];
+
+  async function serveOne(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let rawBody: Buffer;
+    try {
+      rawBody = await readBody(req, maxBody);
+    } catch (err) {
+      if (err instanceof WeirError) {
+        // Stop here: the connection closes after this answer, so the rest of the body is never read.
+        sendResponse(res, errorResponse(err), { connection: 'close' });
+      } else res.destroy();
+      return;
+    }
+    const abort = new AbortController();
+    res.once('close', () => res.writableFinished || abort.abort());
+    try {
+      await ready;
+      const out = await host.handle(toHostRequest(req, rawBody, { publicUrl, signal: abort.signal }));
+      if (!res.destroyed) sendResponse(res, out, closing ? { connection: 'close' } : undefined);
+    } catch (err) {
+      if (!res.headersSent && !res.destroyed) sendResponse(res, errorResponse(err, options.onError));
+    }
+  }
+
+  const listener = ((req, res, next) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    if (next && !host.owns(req.method ?? 'GET', q < 0 ? url : url.slice(0, q))) return next();
+    if (closing) {
+      sendResponse(res, errorResponse(new WeirError('UNAVAILABLE', 'the host is shutting down')), { connection: 'close' });
+      return;
+    }
+    active++;
+    void serveOne(req, res).finally(() => {
+      if (--active === 0 && idle.length) idle.splice(0).forEach((f) => f());
+    });
+  }) as Listener;
+
+  listener.host = host;
+  listener.ready = ready;
+  listener.close = async () => {
+    closing = true;
+    if (active) await new Promise<void>((r) => idle.push(r));
+    await host.close();
+  };
+  return listener;
+}
+
+/** Options of {@link serve}. */
+export interface ServeOptions extends ListenerOptions {
+  /** Port (default 8787; 0 picks a free one). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1). */
+  hostname?: string;
+  /** PEM certificate and key: serve HTTPS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Time allowed for a request's headers (default 10 s): slow clients get 408 and are dropped. */
+  headersTimeoutMs?: number;
+  /** Time allowed for a whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
+}
+
+/** A running host. */
+export interface Serving {
+  url: string;
+  port: number;
+  server: Server;
+  listener: Listener;
+  /** Stops accepting, finishes requests and executions in flight, then resolves. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 8787;
+
+/**
+ * Starts an HTTP(S) server for a weir instance: webhooks, interface events, deployed interfaces and every
+ * other route, with schedules running and unfinished deliveries replayed before the port opens.
+ * @example
+ * const { url, close } = await serve(weir, { port: 8787 })
+ * process.on('SIGTERM', () => close().then(() => process.exit(0)))
+ */
+export async function serve(weir: Weir, options: ServeOptions = {}): Promise<Serving> {
+  const listener = createListener(weir, options);
+  await listener.ready;
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  // Node checks these timeouts on an interval; a short one keeps the limits close to what was asked.
+  const serverOptions = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout) / 4), keepAliveTimeout: 5000 };
+  const server: Server = options.tls
+    ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
+    : createHttpServer(serverOptions, listener);
+  const hostname = options.hostname ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_PORT, hostname, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (err) => {
+    await listener.close();
+    throw new WeirError('UNAVAILABLE', `cannot listen on ${hostname}:${options.port ?? DEFAULT_PORT}: ${(err as Error).message}`, { cause: err });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `${options.tls ? 'https' : 'http'}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    server,
+    listener,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        server.closeIdleConnections();
+        await listener.close();
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { addValue } from '../../src/host/body.js';
+import type { HostRequest, HostResponse } from '../../src/host/types.js';
+
+/** Splits a request target into the path and its query object (a repeated key becomes an array). */
+export function splitUrl(url: string): { path: string; query: Record<string, string | string[]> } {
+  const q = url.indexOf('?');
+  if (q < 0) return { path: url, query: {} };
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) addValue(query, k, v);
+  return { path: url.slice(0, q), query };
+}
+
+/** Node's headers as one string per (lower-case) name. */
+export function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** The transport-free request of a node:http request whose body has been read. */
+export function toHostRequest(req: IncomingMessage, rawBody: Buffer, extra: Pick<HostRequest, 'publicUrl' | 'signal'>): HostRequest {
+  const { path, query } = splitUrl(req.url ?? '/');
+  return { method: req.method ?? 'GET', path, query, headers: flatHeaders(req), rawBody, remoteAddress: req.socket.remoteAddress, ...extra };
+}
+
+const VALID_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// A header a flow sets must not split the response or override framing.
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection']);
+
+/** A final status a flow asked for, or 500 when it is not one (a Respond node with status 42). */
+const statusOf = (status: number) => (Number.isInteger(status) && status >= 200 && status <= 599 ? status : 500);
+
+/**
+ * Writes a host response: objects as JSON, strings and Buffers as they are, streams piped. Headers set by a
+ * flow (Respond node) that are invalid or would change the message framing are left out.
+ */
+export function sendResponse(res: ServerResponse, out: HostResponse, extraHeaders?: Record<string, string>): void {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(out.headers ?? {})) {
+    if (value === undefined || value === null || !VALID_NAME.test(name) || FRAMING.has(name.toLowerCase())) continue;
+    const text = String(value);
+    if (!/[\r\n\0]/.test(text)) headers[name.toLowerCase()] = text;
+  }
+  Object.assign(headers, extraHeaders);
+  if (out.stream) {
+    res.writeHead(statusOf(out.status), headers);
+    out.stream.pipe(res);
+    return;
+  }
+  let payload: string | Buffer;
+  const body = out.body;
+  if (body === undefined) payload = '';
+  else if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    payload = body;
+    headers['content-type'] ??= typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream';
+  } else {
+    payload = JSON.stringify(body) ?? 'null';
+    headers['content-type'] ??= 'application/json; charset=utf-8';
+  }
+  headers['content-length'] = String(Buffer.byteLength(payload));
+  res.writeHead(statusOf(out.status), headers);
+  res.end(payload);
+}

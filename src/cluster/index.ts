@@ -1,0 +1,124 @@
+import type { Redis } from 'ioredis';
+import type { WeirConfig } from '../config.js';
+import type { WeirBus } from '../events.js';
+import { newId } from '../util/ids.js';
+import { broadcastEvents, followEvents } from './propagate.js';
+
+/**
+ * What several `weir serve` processes of one organization share besides storage: a Redis server for slot
+ * claims (schedules) and pub/sub (publish propagation, Respond answers). Connections open on first use.
+ */
+export interface Cluster {
+  /** The Redis URL and the key prefix every coordination key lives under. */
+  url: string;
+  prefix: string;
+  /** This process's id in the cluster (reply channels, loop-free broadcasts). */
+  nodeId: string;
+  /** The command connection (opened on first call). */
+  redis(): Promise<Redis>;
+  /** True for exactly one caller per key while the claim lives (`SET NX PX`). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  publish(channel: string, message: unknown): Promise<void>;
+  /** Listens to a channel (JSON messages); resolves once Redis confirmed the subscription. */
+  subscribe(channel: string, handler: (message: any) => void): Promise<() => Promise<void>>;
+  /** Re-emits on this bus the publish/unpublish events of every other process (hosts call it once). */
+  follow(): Promise<void>;
+  /** Waits for broadcasts in flight, then closes the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * The Redis URL the cluster coordinates through: `queue.url`, else a Redis `cloud` storage mount, else
+ * `cluster.url`. Null for a single-host setup.
+ */
+export function clusterSettings(config: WeirConfig): { url: string; prefix: string } | null {
+  const cloud = config.storage?.cloud;
+  const cloudRedis = cloud?.driver === 'redis' && typeof cloud.url === 'string' ? cloud.url : undefined;
+  const extra = config.cluster as { url?: string; prefix?: string } | undefined;
+  const url = config.queue?.url ?? cloudRedis ?? extra?.url;
+  if (!url) return null;
+  const prefix = config.queue?.prefix ?? extra?.prefix ?? (typeof cloud?.base === 'string' && cloud.base ? cloud.base : 'weir');
+  return { url, prefix };
+}
+
+/**
+ * Opens nothing yet: returns the cluster of a config with Redis in it, or null. Publish/unpublish events
+ * of `bus` are broadcast to the other processes from the start (a CLI `publish` reaches running hosts).
+ * @example
+ * const cluster = createCluster({ config: weir.config, bus: weir.bus })
+ * if (cluster && (await cluster.claim(`schedule:${id}:${slot}`, 600_000))) await run()
+ */
+export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBus }): Cluster | null {
+  const settings = clusterSettings(config);
+  if (!settings) return null;
+  const { url, prefix } = settings;
+  const key = (name: string) => `${prefix}:${name}`;
+  let command: Promise<Redis> | undefined;
+  let subscriber: Promise<Redis> | undefined;
+  const handlers = new Map<string, Set<(message: any) => void>>();
+
+  const open = async (): Promise<Redis> => {
+    const { Redis } = await import('ioredis');
+    return new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+  };
+  const redis = () => (command ??= open());
+  const sub = () =>
+    (subscriber ??= open().then((r) => {
+      r.on('message', (channel: string, text: string) => {
+        const set = handlers.get(channel);
+        if (!set) return;
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          return;
+        }
+        for (const handle of set) handle(message);
+      });
+      return r;
+    }));
+
+  // Payloads that came from another process, so they are not broadcast back.
+  const received = new WeakSet<object>();
+  let following: Promise<unknown> | undefined;
+  const cluster: Cluster = {
+    url,
+    prefix,
+    nodeId: newId('node'),
+    redis,
+    async claim(name, ttlMs) {
+      return (await (await redis()).set(key(name), '1', 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK';
+    },
+    async publish(channel, message) {
+      await (await redis()).publish(key(channel), JSON.stringify(message));
+    },
+    async subscribe(channel, handler) {
+      const name = key(channel);
+      const r = await sub();
+      let set = handlers.get(name);
+      if (!set) {
+        handlers.set(name, (set = new Set()));
+        await r.subscribe(name);
+      }
+      set.add(handler);
+      return async () => {
+        set!.delete(handler);
+        if (set!.size || handlers.get(name) !== set) return;
+        handlers.delete(name);
+        await r.unsubscribe(name);
+      };
+    },
+    async follow() {
+      await (following ??= followEvents(cluster, bus, received));
+    },
+    async close() {
+      await flush();
+      const open = [command, subscriber].filter(Boolean) as Promise<Redis>[];
+      command = subscriber = undefined;
+      handlers.clear();
+      await Promise.all(open.map(async (p) => (await p).quit().catch(() => {})));
+    },
+  };
+  const flush = broadcastEvents(cluster, bus, received);
+  return cluster;
+}

@@ -1,0 +1,82 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { WeirError } from '../errors.js';
+import type { InterfaceFolder } from '../resources/interfaces/index.js';
+import { newToken } from '../util/ids.js';
+import type { Weir } from '../weir.js';
+import { findChromium } from './browser.js';
+import { removeRecord, serverFiles, serversDir, writeRecord, type ServerRecord } from './registry.js';
+import { startDevServer } from './server.js';
+import { openWebview } from './webview.js';
+
+export interface PreviewProcessOptions {
+  weir: Weir;
+  home: string;
+  folder: InterfaceFolder;
+  interfaceId: string;
+  port?: number;
+  env: NodeJS.ProcessEnv;
+  log(line: string): void;
+  /** Resolves when the preview should end (SIGTERM, SIGINT). */
+  stopped: Promise<unknown>;
+}
+
+/**
+ * The body of a preview process (`weir preview <id> --foreground`): a dev server for the interface folder,
+ * a headless Chromium page kept open on it, and the record under `<home>/devservers/` that CLI calls find
+ * it by. Returns once `stopped` resolves and everything is closed.
+ * @example
+ * await runPreview({ weir, home, folder, interfaceId, env: process.env, log: console.log, stopped: onSignal() })
+ */
+export async function runPreview(options: PreviewProcessOptions): Promise<ServerRecord> {
+  const { weir, home, folder, log } = options;
+  const name = folder.manifest.name;
+  const files = serverFiles(home, name);
+  const executablePath = findChromium(options.env);
+  // Records hold the control secret: only the owner may read them.
+  await mkdir(serversDir(home), { recursive: true, mode: 0o700 });
+  await writeFile(files.console, '');
+  const secret = newToken(24);
+  // The host's listener over the same home answers `/weir-client.js` and `/api/flows/...`, so the page's
+  // callFlow reaches the home's flows. Schedules stay with `weir serve`.
+  const { createListener } = await import('../../adapters/node-http/index.js');
+  const host = createListener(weir, { schedules: false, onError: (err) => log(`host error: ${(err as Error)?.stack ?? err}`) });
+  let dev;
+  try {
+    dev = await startDevServer({ dir: folder.dir, port: options.port, secret, delegate: host, log });
+  } catch (err) {
+    await host.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new WeirError('UNAVAILABLE', `port ${options.port} is in use`, { hints: ['choose another --port, or leave it out for a free one'] });
+    throw err;
+  }
+  let view;
+  try {
+    view = await openWebview({ executablePath, url: dev.url, consoleFile: files.console, log });
+  } catch (err) {
+    await dev.close();
+    await host.close();
+    throw new WeirError('UNAVAILABLE', `cannot start Chromium (${executablePath}): ${(err as Error).message.split('\n')[0]}`);
+  }
+  dev.control = view.perform;
+  const record: ServerRecord = {
+    interface: name,
+    interfaceId: options.interfaceId,
+    port: dev.port,
+    url: dev.url,
+    pid: process.pid,
+    logFile: files.log,
+    consoleFile: files.console,
+    dir: folder.dir,
+    browserPid: view.browserPid,
+    startedAt: new Date().toISOString(),
+    secret,
+  };
+  await writeRecord(home, record);
+  log(`preview of ${name} at ${dev.url} (pid ${process.pid}, browser pid ${view.browserPid ?? '?'})`);
+  await options.stopped;
+  log('stopping');
+  await view.close();
+  await dev.close();
+  await host.close();
+  await removeRecord(home, name);
+  return record;
+}

@@ -1,0 +1,93 @@
+import { WeirError } from '../errors.js';
+import type { Problem } from '../nodes/define.js';
+import type { Evaluate, Scope } from './compile.js';
+import { compileTemplate } from './template.js';
+
+export type { Evaluate, Scope } from './compile.js';
+export { toText } from './values.js';
+
+export interface ExpressionsOptions {
+  /** Templates kept compiled (oldest dropped first). Default 10,000. */
+  cacheSize?: number;
+}
+
+export type Expressions = ReturnType<typeof createExpressions>;
+
+/**
+ * The `{{ }}` expression engine of one weir instance: templates are parsed once and kept in a bounded cache
+ * owned by this instance.
+ * @example
+ * const expr = createExpressions()
+ * expr.evaluate('{{ $input.user.name }}', { input: { user: { name: 'Ada' } }, node: {}, env: {} }) // 'Ada'
+ * expr.evaluate('Hello {{ upper(body.name) }}!', { input: { body: { name: 'ada' } }, node: {}, env: {} }) // 'Hello ADA!'
+ */
+export function createExpressions({ cacheSize = 10_000 }: ExpressionsOptions = {}) {
+  const cache = new Map<string, Evaluate | null>();
+
+  function template(text: string): Evaluate | null {
+    let fn = cache.get(text);
+    if (fn !== undefined) return fn;
+    fn = compileTemplate(text);
+    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+    cache.set(text, fn);
+    return fn;
+  }
+
+  /** A closure producing `value` with every template resolved; null when `value` holds no expression. */
+  function compileValue(value: unknown, skipKeys?: readonly string[]): Evaluate | null {
+    if (typeof value === 'string') return value.includes('{{') ? template(value) : null;
+    if (Array.isArray(value)) {
+      const items = value.map((v) => compileValue(v));
+      if (items.every((f) => f === null)) return null;
+      return (s) => value.map((v, i) => (items[i] ? items[i]!(s) : v));
+    }
+    if (value && typeof value === 'object') {
+      const entries = Object.entries(value).map(([k, v]) => [k, skipKeys?.includes(k) ? null : compileValue(v)] as const);
+      const dynamic = entries.filter(([, f]) => f !== null) as Array<readonly [string, Evaluate]>;
+      if (dynamic.length === 0) return null;
+      // Constant keys are copied as they are; only the dynamic ones are evaluated per run.
+      return (s) => {
+        const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+        for (const [k, f] of dynamic) out[k] = f(s);
+        return out;
+      };
+    }
+    return null;
+  }
+
+  /** Every template in `value` that does not parse, as problems under `path` (for save-time checks). */
+  function problems(value: unknown, path: string, skipKeys?: readonly string[]): Problem[] {
+    if (typeof value === 'string') {
+      if (!value.includes('{{')) return [];
+      try {
+        template(value);
+        return [];
+      } catch (err) {
+        if (err instanceof WeirError) return [{ path, message: err.message }];
+        throw err;
+      }
+    }
+    if (Array.isArray(value)) return value.flatMap((v, i) => problems(v, `${path}[${i}]`));
+    if (value && typeof value === 'object') {
+      return Object.entries(value).flatMap(([k, v]) => (skipKeys?.includes(k) ? [] : problems(v, path ? `${path}.${k}` : k)));
+    }
+    return [];
+  }
+
+  return {
+    /** The compiled form of one template string (null when it holds no `{{`); cached. */
+    template,
+    compileValue,
+    problems,
+    /** Resolves the templates in a string, or returns it unchanged. */
+    evaluate(text: string, scope: Scope): unknown {
+      const fn = template(text);
+      return fn ? fn(scope) : text;
+    },
+    /** `value` (any JSON) with every template resolved. */
+    render(value: unknown, scope: Scope): unknown {
+      const fn = compileValue(value);
+      return fn ? fn(scope) : value;
+    },
+  };
+}

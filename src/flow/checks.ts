@@ -1,0 +1,65 @@
+import type { Expressions } from '../expr/index.js';
+import type { NodeRegistry, Problem } from '../nodes/index.js';
+import type { FlowConfig } from '../resources/workflows/types.js';
+import type { ConfigCheck } from '../resources/workflows/validate.js';
+import { policyProblems } from './policy.js';
+
+/** The first cycle among the edges, as node ids (`a -> b -> a`), or null. */
+function findCycle(config: FlowConfig): string[] | null {
+  const next = new Map<string, string[]>();
+  for (const e of config.edges ?? []) next.set(e.source, [...(next.get(e.source) ?? []), e.target]);
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (id: string): string[] | null => {
+    if (state.get(id) === 'done') return null;
+    if (state.get(id) === 'open') return [...path.slice(path.indexOf(id)), id];
+    state.set(id, 'open');
+    path.push(id);
+    for (const to of next.get(id) ?? []) {
+      const cycle = visit(to);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(id, 'done');
+    return null;
+  };
+  for (const n of config.nodes) {
+    const cycle = visit(n.id);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+/**
+ * The executor's save-time checks (run after the structural ones, on a config whose nodes and edges are
+ * sound): every `{{ }}` parses (except in a node type's `rawKeys`), `retry`/`timeoutMs`/`onError` are
+ * well-formed, edges leave branching nodes by a known handle, nothing points back at the trigger, no cycles.
+ * @example
+ * createWorkflows({ storage, nodes, bus, checks: [flowChecks({ nodes, expressions })] })
+ */
+export function flowChecks({ nodes, expressions }: { nodes: NodeRegistry; expressions: Expressions }): ConfigCheck {
+  return (config) => {
+    const problems: Problem[] = [];
+    const types = new Map(config.nodes.map((n) => [n.id, n.type]));
+    config.nodes.forEach((node, i) => {
+      const def = nodes.get(node.type);
+      const cfg = node.config ?? {};
+      const at = `nodes[${i}].config`;
+      for (const p of policyProblems(cfg)) problems.push({ path: `${at}.${p.path}`, message: `${node.id}: ${p.message}` });
+      if (def?.trigger) return;
+      for (const p of expressions.problems(cfg, at, def?.rawKeys)) problems.push({ path: p.path, message: `${node.id}: ${p.message}` });
+    });
+    (config.edges ?? []).forEach((edge, i) => {
+      const def = nodes.get(types.get(edge.source) ?? '');
+      if (def?.handles && edge.sourceHandle !== undefined && !def.handles.includes(String(edge.sourceHandle))) {
+        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edge.id ?? i}: "${edge.source}" has the handles ${def.handles.map((h) => `"${h}"`).join(', ')}, not "${edge.sourceHandle}"` });
+      }
+      if (nodes.get(types.get(edge.target) ?? '')?.trigger) {
+        problems.push({ path: `edges[${i}].target`, message: `edge ${edge.id ?? i}: a trigger node cannot be the target of an edge` });
+      }
+    });
+    const cycle = findCycle(config);
+    if (cycle) problems.push({ path: 'edges', message: `the edges form a cycle: ${cycle.join(' -> ')}` });
+    return problems;
+  };
+}

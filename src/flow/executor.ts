@@ -1,0 +1,116 @@
+import { WeirError } from '../errors.js';
+import type { WeirBus } from '../events.js';
+import type { Expressions } from '../expr/index.js';
+import type { NodeRegistry } from '../nodes/index.js';
+import type { FlowConfig } from '../resources/workflows/types.js';
+import type { ConfigCheck } from '../resources/workflows/validate.js';
+import { buildGraph, type Graph } from './graph.js';
+import { callHooks, createHooks } from './hooks.js';
+import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, RunOptions, RunState } from './types.js';
+import { walk } from './walk.js';
+
+export interface ExecutorOptions {
+  nodes: NodeRegistry;
+  expressions: Expressions;
+  bus: WeirBus;
+  /** What nodes see as `ctx.services` (the weir instance: resource managers, `run`, the sandbox). */
+  services: Record<string, any>;
+  /** `$env` before secrets are added (already filtered by `env.allow`). */
+  env: Record<string, string | undefined>;
+  /** Save-time checks, also applied before a config runs. */
+  checks?: ConfigCheck[];
+  hooks?: ExecutorHooks;
+}
+
+export type Executor = ReturnType<typeof createExecutor>;
+
+const GRAPH_CACHE_SIZE = 500;
+const newExecutionId = () => `ex_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+
+/**
+ * The flow executor: validates and indexes a config once (cached by config object, or by workflow id and
+ * hash), then walks it. Persistence, secrets and Respond are lifecycle hooks (`executor.hooks`).
+ * @example
+ * const record = await weir.executor.run({ workflow: { id, name, config }, input: { a: 1 }, trigger: 'manual' })
+ * record.status // 'success'
+ */
+export function createExecutor({ nodes, expressions, bus, services, env, checks = [], hooks = createHooks() }: ExecutorOptions) {
+  const byConfig = new WeakMap<FlowConfig, Graph>();
+  const byHash = new Map<string, Graph>();
+  const baseEnv = Object.freeze({ ...env });
+
+  function graphFor(workflow: RunOptions['workflow']): Graph {
+    let graph = byConfig.get(workflow.config);
+    if (graph) return graph;
+    const hashKey = workflow.hash ? `${workflow.id}@${workflow.hash}` : '';
+    graph = (hashKey && byHash.get(hashKey)) || buildGraph(workflow.config, nodes, expressions, checks);
+    byConfig.set(workflow.config, graph);
+    if (hashKey && !byHash.has(hashKey)) {
+      if (byHash.size >= GRAPH_CACHE_SIZE) byHash.delete(byHash.keys().next().value!);
+      byHash.set(hashKey, graph);
+    }
+    return graph;
+  }
+
+  async function run(options: RunOptions): Promise<ExecutionRecord> {
+    const { workflow } = options;
+    const graph = graphFor(workflow);
+    const controller = new AbortController();
+    const record: ExecutionRecord = {
+      id: options.executionId ?? newExecutionId(),
+      workflowId: workflow.id,
+      workflowName: workflow.name,
+      version: workflow.version ?? null,
+      status: 'running',
+      trigger: options.trigger,
+      input: options.input ?? {},
+      nodes: {},
+      result: null,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+    };
+    const state: RunState = { record, options, env: baseEnv, mask: (v) => v, signal: controller.signal };
+    const stop = (reason: WeirError) => controller.abort(reason);
+    const onCancel = () => {
+      state.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
+      stop(new WeirError('CANCELLED', 'execution cancelled'));
+    };
+    await callHooks(hooks['execution:start'], state);
+    bus.emit('execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
+    if (options.signal?.aborted) onCancel();
+    else options.signal?.addEventListener('abort', onCancel, { once: true });
+
+    const facade: ExecutionFacade = {
+      id: record.id,
+      workflowId: workflow.id,
+      workflowName: workflow.name,
+      trigger: options.trigger,
+      depth: options.depth ?? 0,
+      input: record.input,
+      nodes: record.nodes,
+      respond(answer) {
+        if (state.answer) return;
+        state.answer = answer;
+        for (const hook of hooks.respond) hook(state, answer);
+      },
+    };
+    const log = (nodeId: string, message: string, data?: unknown) =>
+      bus.emit('execution:log', state.mask({ executionId: record.id, workflowId: workflow.id, nodeId, message, ...(data === undefined ? {} : { data }) }));
+    try {
+      const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log });
+      const failure = state.failure;
+      record.status = failure ? (failure.code === 'CANCELLED' && !failure.node ? 'cancelled' : 'error') : 'success';
+      if (failure) record.error = failure;
+      else record.result = state.answer ? state.answer.body : last ? record.nodes[last].data : null;
+    } finally {
+      options.signal?.removeEventListener('abort', onCancel);
+      record.finishedAt = new Date().toISOString();
+    }
+    await callHooks(hooks['execution:end'], state);
+    const { status, error, finishedAt } = state.record;
+    bus.emit('execution:end', { executionId: record.id, workflowId: workflow.id, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
+    return state.record;
+  }
+
+  return { run, hooks, graphFor };
+}

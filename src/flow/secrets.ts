@@ -1,0 +1,58 @@
+import type { RunState } from './types.js';
+
+/**
+ * The environment variables flows may read as `$env`: only names listed in `weir.config.json` `env.allow`
+ * (a trailing `*` allows a prefix, e.g. `"APP_*"`). The default is none, because a host's environment
+ * usually holds its own credentials (cloud keys, `WEIR_MASTER_KEY`); organization secrets are the way to
+ * hand values to flows.
+ * @example
+ * allowedEnv({ APP_URL: 'x', AWS_SECRET: 'y' }, ['APP_*']) // { APP_URL: 'x' }
+ */
+export function allowedEnv(env: Record<string, string | undefined>, allow: readonly string[] = []): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const rule of allow) {
+    if (rule.endsWith('*')) {
+      const prefix = rule.slice(0, -1);
+      for (const [k, v] of Object.entries(env)) if (k.startsWith(prefix)) out[k] = v;
+    } else if (env[rule] !== undefined) out[rule] = env[rule];
+  }
+  return out;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A function returning a deep copy of a value with every occurrence of a secret value (in strings and keys)
+ * replaced by `***`; identity when there are no secrets.
+ */
+export function createMasker(secrets: readonly string[]): <T>(value: T) => T {
+  const values = secrets.filter((s) => typeof s === 'string' && s.length > 0).sort((a, b) => b.length - a.length);
+  if (values.length === 0) return (v) => v;
+  const pattern = new RegExp(values.map(escapeRegExp).join('|'), 'g');
+  const maskText = (s: string) => s.replace(pattern, '***');
+  const mask = (v: unknown): unknown => {
+    if (typeof v === 'string') return maskText(v);
+    if (Array.isArray(v)) return v.map(mask);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [maskText(k), mask(x)]));
+    return v;
+  };
+  return mask as <T>(value: T) => T;
+}
+
+/**
+ * Lifecycle hooks that put organization secrets into `$env` (secrets win over environment variables) and
+ * mask their values in everything recorded or logged.
+ */
+export function secretHooks(values: () => Promise<Record<string, string>> | undefined) {
+  return {
+    async start(run: RunState) {
+      const secrets = await values();
+      if (!secrets || Object.keys(secrets).length === 0) return;
+      run.env = Object.freeze({ ...run.env, ...secrets });
+      run.mask = createMasker(Object.values(secrets));
+    },
+    end(run: RunState) {
+      run.record = run.mask(run.record);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { FlowConfig } from '../resources/workflows/types.js';
+
+export type ExecutionStatus = 'queued' | 'running' | 'success' | 'error' | 'cancelled';
+export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow';
+
+/** What went wrong, as recorded and answered (never a stack). `node` names the node that failed. */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  status?: number;
+  node?: string;
+}
+
+/** The output record of one node (`$node.<id>`, CONTRACT 9). */
+export interface NodeRecord {
+  data: unknown;
+  status: 'success' | 'error' | 'skipped';
+  startedAt: string | null;
+  finishedAt: string | null;
+  error?: ErrorInfo;
+  /** Attempts made, when the node was retried. */
+  attempts?: number;
+}
+
+/** One execution, as stored in `cloud:executions` and returned by `weir.run`. */
+export interface ExecutionRecord {
+  id: string;
+  workflowId: string;
+  workflowName: string;
+  version: number | null;
+  status: ExecutionStatus;
+  trigger: TriggerKind;
+  input: unknown;
+  nodes: Record<string, NodeRecord>;
+  result: unknown;
+  error?: ErrorInfo;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** The answer of a Respond node: sent to the waiting webhook caller or interface call. */
+export interface RespondAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Options of `weir.executor.run`. */
+export interface RunOptions {
+  workflow: { id: string; name: string; version?: number | null; config: FlowConfig; hash?: string };
+  input: unknown;
+  trigger: TriggerKind;
+  /** Reuse an id chosen beforehand (a durable delivery replayed after a restart keeps its id). */
+  executionId?: string;
+  /** Aborting cancels the execution: running nodes see their signal abort, no new node starts. */
+  signal?: AbortSignal;
+  /** Called once, when the first Respond node runs. */
+  onRespond?(answer: RespondAnswer): void;
+  /** Nesting depth of `call_flow` (0 for a top-level run). */
+  depth?: number;
+}
+
+/** What the execution gives each node as `ctx.execution`. */
+export interface ExecutionFacade {
+  id: string;
+  workflowId: string;
+  workflowName: string;
+  trigger: TriggerKind;
+  depth: number;
+  /** The trigger input (`$input`). */
+  input: unknown;
+  /** Output records of the nodes so far (`$node`). */
+  nodes: Record<string, NodeRecord>;
+  /** Answers the waiting caller; only the first call counts. */
+  respond(answer: RespondAnswer): void;
+}
+
+/** The state of one run that lifecycle hooks see and may change. */
+export interface RunState {
+  record: ExecutionRecord;
+  options: RunOptions;
+  /** `$env` of this run (allowed environment variables, then secrets). */
+  env: Record<string, string | undefined>;
+  /** Returns a value with secret values replaced by `***` (identity until a hook sets it). */
+  mask<T>(value: T): T;
+  /** The first Respond node's answer. */
+  answer?: RespondAnswer;
+  /** Set when the execution stops on an error or is cancelled. */
+  failure?: ErrorInfo;
+  signal: AbortSignal;
+}
+
+/** Lifecycle hooks: persistence, secrets and Respond plug in here rather than living inside the executor. */
+export interface ExecutorHooks {
+  'execution:start': Array<(run: RunState) => void | Promise<void>>;
+  respond: Array<(run: RunState, answer: RespondAnswer) => void>;
+  'execution:end': Array<(run: RunState) => void | Promise<void>>;
+}

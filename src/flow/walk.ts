@@ -1,0 +1,170 @@
+import { WeirError } from '../errors.js';
+import type { Scope } from '../expr/index.js';
+import type { NodeContext } from '../nodes/define.js';
+import type { WeirBus } from '../events.js';
+import type { Graph, GraphNode } from './graph.js';
+import { runWithPolicy } from './policy.js';
+import type { ErrorInfo, ExecutionFacade, NodeRecord, RunState } from './types.js';
+
+/** What a walk needs besides the graph and the run. */
+export interface WalkDeps {
+  bus: WeirBus;
+  services: Record<string, any>;
+  facade: ExecutionFacade;
+  /** Stops the run: aborts the signal every running node holds. */
+  stop(reason: WeirError): void;
+  log(nodeId: string, message: string, data?: unknown): void;
+}
+
+const now = () => new Date().toISOString();
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
+const hasListeners = (bus: WeirBus, type: string) => !!(bus.all.get(type)?.length || bus.all.get('*')?.length);
+
+/** An error as recorded: code, message and (for a Code node's `{status}`) the HTTP status. */
+export function errorInfo(err: unknown): ErrorInfo {
+  if (err instanceof WeirError) return { code: err.code, message: err.message, ...(err.status !== 500 ? { status: err.status } : {}) };
+  return { code: 'EXECUTION_FAILED', message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * Runs the nodes of a graph in dependency order and resolves when nothing is left to run. A node runs once
+ * each incoming edge has delivered or been cut, and at least one delivered; when all were cut it is skipped,
+ * which cuts its own outgoing edges. Nodes whose `run` returns a value (not a promise) run inline, so a chain
+ * of synchronous nodes costs no promise per node; asynchronous nodes run concurrently.
+ */
+export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ last: string | null }> {
+  const { nodes } = graph;
+  const records = run.record.nodes;
+  const remaining = Int32Array.from(nodes, (n) => n.inCount);
+  const live = new Uint8Array(nodes.length);
+  const inbox: unknown[] = new Array(nodes.length);
+  const inboxFrom: Array<string | undefined> = new Array(nodes.length);
+  const attempts = new Int32Array(nodes.length);
+  const queue: number[] = [];
+  const scope: Scope = { input: run.record.input, node: records, env: run.env };
+  const emitStart = hasListeners(deps.bus, 'node:start');
+  const emitEnd = hasListeners(deps.bus, 'node:end');
+  const { id: executionId, workflowId } = run.record;
+  let inflight = 0;
+  let last: string | null = null;
+  let finish!: (v: { last: string | null }) => void;
+  const done = new Promise<{ last: string | null }>((resolve) => (finish = resolve));
+
+  // Several predecessors: the input is an object of their data by node id; one: its data as is.
+  const deliver = (target: number, from: GraphNode, data: unknown) => {
+    const prev = inboxFrom[target];
+    if (prev === undefined) {
+      inbox[target] = data;
+      inboxFrom[target] = from.info.id;
+    } else if (prev !== '') {
+      inbox[target] = { [prev]: inbox[target], [from.info.id]: data };
+      inboxFrom[target] = '';
+    } else (inbox[target] as Record<string, unknown>)[from.info.id] = data;
+  };
+
+  const settle = (target: number, taken: boolean, from: GraphNode, data: unknown) => {
+    if (taken) {
+      live[target] = 1;
+      deliver(target, from, data);
+    }
+    if (--remaining[target] > 0) return;
+    if (live[target]) queue.push(target);
+    else skip(nodes[target]);
+  };
+
+  function skip(node: GraphNode) {
+    records[node.info.id] = { data: null, status: 'skipped', startedAt: null, finishedAt: null };
+    for (const e of node.out) settle(e.target, false, node, null);
+  }
+
+  function record(node: GraphNode, rec: NodeRecord, handle: string | undefined) {
+    if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
+    records[node.info.id] = rec;
+    last = node.info.id;
+    if (emitEnd) deps.bus.emit('node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: rec.error } : {}) });
+    if (run.failure) return;
+    for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === handle, node, rec.data);
+  }
+
+  function succeed(node: GraphNode, result: unknown, startedAt: string) {
+    let data = result;
+    let handle: string | undefined;
+    if (node.def.handles) {
+      // A branching node returns { handle, data }: only edges with that handle (or none) deliver.
+      const branch = result as { handle?: unknown; data?: unknown } | null;
+      handle = branch?.handle === undefined ? undefined : String(branch.handle);
+      data = branch?.data;
+    }
+    record(node, { data: data === undefined ? null : data, status: 'success', startedAt, finishedAt: now() }, handle);
+  }
+
+  function fail(node: GraphNode, err: unknown, startedAt: string) {
+    const error = errorInfo(err);
+    const rec: NodeRecord = { data: null, status: 'error', startedAt, finishedAt: now(), error };
+    if (node.continueOnError && !run.signal.aborted) {
+      rec.data = { error };
+      return record(node, rec, undefined);
+    }
+    if (!run.failure) {
+      run.failure = { ...error, node: node.info.id };
+      deps.stop(new WeirError('CANCELLED', `stopped: node ${node.info.id} failed`));
+    }
+    record(node, rec, undefined);
+  }
+
+  function start(node: GraphNode) {
+    const startedAt = now();
+    const id = node.info.id;
+    if (emitStart) deps.bus.emit('node:start', { executionId, workflowId, nodeId: id, type: node.info.type, startedAt });
+    let out: unknown;
+    try {
+      const ctx: NodeContext = {
+        config: (node.render ? node.render(scope) : node.config) as Record<string, unknown>,
+        input: inbox[node.index],
+        node: node.info,
+        env: run.env,
+        log: (message, data) => deps.log(id, message, data),
+        signal: run.signal,
+        services: deps.services,
+        execution: deps.facade,
+      };
+      const exec = node.def.run;
+      if (!exec) out = ctx.input;
+      else if (!node.policy) out = exec(ctx);
+      else {
+        out = runWithPolicy(node.policy, id, run.signal, (signal) => exec({ ...ctx, signal }), (n, err) => {
+          attempts[node.index] = n;
+          deps.log(id, `attempt ${n} failed, retrying: ${errorInfo(err).message}`);
+        });
+      }
+    } catch (err) {
+      return fail(node, err, startedAt);
+    }
+    if (!isThenable(out)) return succeed(node, out, startedAt);
+    inflight++;
+    out.then(
+      (value) => {
+        inflight--;
+        succeed(node, value, startedAt);
+        pump();
+      },
+      (err) => {
+        inflight--;
+        fail(node, err, startedAt);
+        pump();
+      },
+    );
+  }
+
+  function pump() {
+    while (queue.length && !run.failure) start(nodes[queue.shift()!]);
+    if (inflight === 0) finish({ last });
+  }
+
+  const trigger = nodes[graph.trigger];
+  const at = now();
+  if (emitStart) deps.bus.emit('node:start', { executionId, workflowId, nodeId: trigger.info.id, type: trigger.info.type, startedAt: at });
+  record(trigger, { data: run.record.input, status: 'success', startedAt: at, finishedAt: at }, undefined);
+  pump();
+  return done;
+}

@@ -1,0 +1,45 @@
+import { WeirError } from '../errors.js';
+import { errorResponse } from './error-response.js';
+import type { Weir } from '../weir.js';
+import { compileRoutes } from './router.js';
+import { routes } from './routes.js';
+import type { HostRequest, HostResponse, Route } from './types.js';
+
+/** Options of {@link createHandler}. */
+export interface HandlerOptions {
+  /** Told about unexpected errors (the caller only sees "internal error"); default: nothing. */
+  onError?(err: unknown, req: HostRequest): void;
+}
+
+/** A transport-free request handler; `owns` tells an adapter whether a path is the host's before it reads a body. */
+export type Handler = ((weir: Weir, req: HostRequest) => Promise<HostResponse>) & { owns(method: string, path: string): boolean };
+
+const NOT_FOUND = () => new WeirError('NOT_FOUND', 'not found');
+
+/**
+ * Builds the core request handler over a route list (compiled once): the matching route answers, unknown
+ * paths get a 404 JSON body, and every thrown error goes through {@link errorResponse}.
+ * @example
+ * const handle = createHandler(routes, { onError: (e) => console.error(e) })
+ * const res = await handle(weir, { method: 'GET', path: '/healthz', query: {}, headers: {}, rawBody: Buffer.alloc(0) })
+ */
+export function createHandler(list: readonly Route[], options: HandlerOptions = {}): Handler {
+  const router = compileRoutes(list);
+  const handler = async (weir: Weir, req: HostRequest): Promise<HostResponse> => {
+    try {
+      const found = router.match(req.method, req.path);
+      if (!found) throw NOT_FOUND();
+      return await found.route.handle(req, found.params, weir);
+    } catch (err) {
+      return errorResponse(err, (e) => options.onError?.(e, req));
+    }
+  };
+  return Object.assign(handler, { owns: (method: string, path: string) => router.match(method, path) !== null });
+}
+
+/**
+ * The core router over every route of `src/host/routes.ts`.
+ * @example
+ * const res = await handle(weir, { method: 'POST', path: '/trigger/abc', query: {}, headers: {}, rawBody })
+ */
+export const handle: Handler = createHandler(routes);

@@ -1,0 +1,110 @@
+import { cloudProbe, createFreshness } from '../triggers/changes.js';
+import { createScheduler, type Clock, type Scheduler } from '../triggers/schedule.js';
+import type { Weir } from '../weir.js';
+import { createHandler } from './handle.js';
+import { routes } from './routes.js';
+import type { HostRequest, HostResponse } from './types.js';
+
+export { handle, createHandler } from './handle.js';
+export { errorResponse } from './error-response.js';
+export { compileRoutes } from './router.js';
+export { parseBody } from './body.js';
+export type { HostRequest, HostResponse, Route, RouteParams } from './types.js';
+
+/** Options of {@link createHost}. */
+export interface HostOptions {
+  /** Run schedule triggers (default true). */
+  schedules?: boolean;
+  /** How often to look for publish/unpublish by other processes, in ms (default 1000). */
+  watchMs?: number;
+  /** Told about unexpected errors behind a 500 (default: written to stderr). */
+  onError?(err: unknown): void;
+  clock?: Clock;
+}
+
+/** A transport-free host: the router plus the lifecycle of everything that runs behind it. */
+export interface Host {
+  handle(req: HostRequest): Promise<HostResponse>;
+  /** True when a route answers this method and path (an embedding app passes the others on). */
+  owns(method: string, path: string): boolean;
+  /** Replays unfinished deliveries and starts the schedules; resolves with the number replayed. */
+  start(): Promise<{ replayed: number }>;
+  /** Stops the schedules and waits for every execution in flight. */
+  close(): Promise<void>;
+  scheduler: Scheduler | null;
+}
+
+/**
+ * Creates the host core that adapters (adapters/node-http) put behind a transport. Publish, unpublish and
+ * delete are picked up without a restart: at once from this process's bus (and, with a cluster, from other
+ * hosts'), and from other processes through a cheap storage probe every `watchMs`.
+ * @example
+ * const host = createHost(weir)
+ * await host.start()
+ * const res = await host.handle({ method: 'GET', path: '/healthz', query: {}, headers: {}, rawBody: Buffer.alloc(0) })
+ * await host.close()
+ */
+export function createHost(weir: Weir, options: HostOptions = {}): Host {
+  const onError = options.onError ?? ((err: unknown) => process.stderr.write(`weir: ${(err as Error)?.stack ?? err}\n`));
+  const handler = createHandler(routes, { onError });
+  const scheduler = options.schedules === false ? null : createScheduler({ weir, runner: weir.intake.runner, clock: options.clock });
+  const stops: Array<() => void> = [];
+
+  /** Runs scheduler syncs one at a time; a request during a sync runs one more afterwards. */
+  let syncing: Promise<void> | null = null;
+  let again = false;
+  const sync = (): void => {
+    if (!scheduler) return;
+    if (syncing) {
+      again = true;
+      return;
+    }
+    syncing = scheduler
+      .sync()
+      .catch(onError)
+      .finally(() => {
+        syncing = null;
+        if (again) {
+          again = false;
+          sync();
+        }
+      });
+  };
+
+  function watch(): void {
+    const events = ['workflow:published', 'workflow:deleted', 'workflow:synced'] as const;
+    for (const e of events) weir.bus.on(e, sync);
+    stops.push(() => events.forEach((e) => weir.bus.off(e, sync)));
+    const fresh = createFreshness(cloudProbe(weir.storage, ['workflows']));
+    let seen: number | null = null;
+    let polls = 0;
+    const timer = setInterval(async () => {
+      const gen = await fresh.check().catch(() => null);
+      // Without a probe (non-fs storage) re-read every tenth tick; cluster hosts also get bus events.
+      if (gen === null ? ++polls % 10 === 0 : gen !== seen) sync();
+      seen = gen;
+    }, options.watchMs ?? 1000);
+    timer.unref();
+    stops.push(() => clearInterval(timer));
+  }
+
+  return {
+    handle: (req) => handler(weir, req),
+    owns: handler.owns,
+    async start() {
+      const replayed = await weir.intake.start();
+      if (scheduler) {
+        await scheduler.sync();
+        watch();
+      }
+      return { replayed };
+    },
+    async close() {
+      stops.forEach((stop) => stop());
+      scheduler?.stop();
+      await syncing;
+      await weir.intake.close();
+    },
+    scheduler,
+  };
+}

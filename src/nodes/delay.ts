@@ -1,0 +1,19 @@
+import { sleep } from '../flow/policy.js';
+import { defineNode, type Problem } from './define.js';
+import { numberField } from './fields.js';
+
+/** CONTRACT 9: `{"ms": N}`; waits (cancellable), then passes its input on. */
+export const delayNode = defineNode<{ ms: number }>({
+  type: 'delay',
+  validate(config) {
+    const problems: Problem[] = [];
+    numberField(config, 'ms', problems, { min: 0, required: true });
+    return problems;
+  },
+  async run(ctx) {
+    const ms = Number(ctx.config.ms);
+    if (!(ms >= 0)) throw new TypeError(`delay: "ms" must be a number >= 0, got ${JSON.stringify(ctx.config.ms)}`);
+    await sleep(ms, ctx.signal);
+    return ctx.input;
+  },
+});

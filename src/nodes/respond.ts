@@ -1,0 +1,27 @@
+import { isObject } from '../util/json.js';
+import type { RespondAnswer } from '../flow/types.js';
+import { defineNode, type Problem } from './define.js';
+import { numberField, objectField } from './fields.js';
+
+/**
+ * CONTRACT 9: `{"status": 200, "body": ..., "headers": {...}}`. Answers the waiting webhook caller or
+ * interface call (the first Respond node to run wins) and makes `body` the flow's result.
+ */
+export const respondNode = defineNode<{ status?: number; body?: unknown; headers?: Record<string, unknown> }>({
+  type: 'respond',
+  validate(config) {
+    const problems: Problem[] = [];
+    numberField(config, 'status', problems, { min: 100, max: 599, integer: true });
+    objectField(config, 'headers', problems);
+    return problems;
+  },
+  run(ctx) {
+    const { status = 200, body = null, headers } = ctx.config;
+    const code = Number(status);
+    if (!Number.isInteger(code) || code < 100 || code > 599) throw new TypeError(`respond: "status" must be an HTTP status, got ${JSON.stringify(status)}`);
+    const answer: RespondAnswer = { status: code, body };
+    if (isObject(headers)) answer.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    ctx.execution.respond(answer);
+    return answer;
+  },
+});

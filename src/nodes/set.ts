@@ -1,0 +1,13 @@
+import { defineNode, type Problem } from './define.js';
+import { objectField } from './fields.js';
+
+/** CONTRACT 9: `{"values": {...}}`; data = `values` with expressions resolved. */
+export const setNode = defineNode<{ values: Record<string, unknown> }>({
+  type: 'set',
+  validate(config) {
+    const problems: Problem[] = [];
+    objectField(config, 'values', problems, true);
+    return problems;
+  },
+  run: (ctx) => ctx.config.values,
+});

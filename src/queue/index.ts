@@ -1,0 +1,132 @@
+import type { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Cluster } from '../cluster/index.js';
+import { WeirError } from '../errors.js';
+import { newId } from '../util/ids.js';
+import { createReplies } from './replies.js';
+import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
+
+export type * from './types.js';
+
+/** The BullMQ queue every host of an organization shares. */
+const QUEUE_NAME = 'executions';
+const FINISHED = new Set(['success', 'error', 'cancelled']);
+
+/** What a worker needs from the executor. */
+export interface WorkOptions {
+  /** Runs an execution on this process (the executor's own `run`). */
+  run(request: RunOptions): Promise<ExecutionRecord>;
+  /** The stored record of a finished execution, or null (a retried job of a finished execution is not re-run). */
+  finished(executionId: string): Promise<ExecutionRecord | null>;
+  /** Told about a job that could not be processed (Redis or storage failures; flow errors are records). */
+  onError?(err: unknown): void;
+}
+
+/** The execution queue (BullMQ on Redis) of a cluster. */
+export interface ExecutionQueue {
+  /** Enqueues an execution (job id = execution id, so a duplicate is not run twice) and resolves once it is stored in Redis. */
+  submit(request: RunOptions): Promise<{ executionId: string; done: Promise<ExecutionRecord> }>;
+  /** Like the executor's `run`: enqueues, then resolves with the record the worker reports; Respond answers reach `onRespond`. */
+  run(request: RunOptions): Promise<ExecutionRecord>;
+  /** Starts taking jobs on this process with `concurrency` at once. */
+  work(options: WorkOptions): void;
+  /** Stops taking jobs and waits for the ones running here, then closes the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the execution queue of `weir.config.json` `queue` (BullMQ, loaded on first use). Stalled-job
+ * handling hands a job whose worker died (lock not renewed for `stalledMs`) to another worker.
+ * @example
+ * const queue = await createExecutionQueue({ settings: config.queue, cluster })
+ * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id) })
+ * const record = await queue.run({ workflow, input, trigger: 'webhook' })
+ */
+export async function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster }): Promise<ExecutionQueue> {
+  const { settings, cluster } = options;
+  if (settings.driver !== 'bullmq') {
+    throw new WeirError('INVALID_CONFIG', `queue.driver must be "bullmq", got ${JSON.stringify(settings.driver)}`);
+  }
+  const { Queue, Worker } = await import('bullmq');
+  const { Redis } = await import('ioredis');
+  const url = settings.url ?? cluster.url;
+  const prefix = settings.prefix ?? cluster.prefix;
+  const concurrency = Math.max(1, Math.floor(settings.concurrency ?? 10));
+  const stalledMs = Math.max(1000, settings.stalledMs ?? 30000);
+  const connections: Redis[] = [];
+  const connect = () => {
+    const r = new Redis(url, { maxRetriesPerRequest: null });
+    connections.push(r);
+    return r;
+  };
+  const queue: Queue = new Queue(QUEUE_NAME, { connection: connect(), prefix });
+  const replies = createReplies(cluster);
+  let worker: Worker | undefined;
+
+  const submit: ExecutionQueue['submit'] = async (request) => {
+    const executionId = request.executionId ?? newId('ex');
+    const waiting = await replies.expect(executionId, request.onRespond);
+    const job: RunJob = { executionId, workflow: request.workflow, input: request.input, trigger: request.trigger, replyTo: replies.channel };
+    try {
+      await queue.add('run', job, {
+        jobId: executionId,
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 3600, count: 10000 },
+        removeOnFail: { age: 7 * 86400 },
+      });
+    } catch (err) {
+      waiting.cancel();
+      throw new WeirError('UNAVAILABLE', `cannot enqueue execution ${executionId}: ${(err as Error).message}`, { cause: err });
+    }
+    return { executionId, done: waiting.done };
+  };
+
+  return {
+    submit,
+    async run(request) {
+      return (await (await submit(request)).done);
+    },
+    work(work) {
+      if (worker) return;
+      worker = new Worker<RunJob>(
+        QUEUE_NAME,
+        async (job) => {
+          const data = job.data;
+          const reply = (r: Parameters<typeof replies.send>[1]) => replies.send(data.replyTo, r).catch(work.onError);
+          // Idempotent by execution id: a job retried after its worker died mid-ack is answered from the record.
+          const done = await work.finished(data.executionId);
+          if (done && FINISHED.has(done.status)) {
+            await reply({ id: data.executionId, kind: 'end', record: done });
+            return { status: done.status };
+          }
+          const record = await work.run({
+            workflow: data.workflow,
+            input: data.input,
+            trigger: data.trigger,
+            executionId: data.executionId,
+            onRespond: (answer) => void reply({ id: data.executionId, kind: 'respond', answer }),
+          });
+          await reply({ id: data.executionId, kind: 'end', record });
+          return { status: record.status };
+        },
+        {
+          connection: connect(),
+          prefix,
+          concurrency,
+          lockDuration: stalledMs,
+          stalledInterval: Math.max(500, Math.floor(stalledMs / 2)),
+          maxStalledCount: 5,
+        },
+      );
+      worker.on('error', (err) => work.onError?.(err));
+      worker.on('failed', (_job, err) => work.onError?.(err));
+    },
+    async close() {
+      await worker?.close();
+      await queue.close();
+      replies.close();
+      await Promise.all(connections.map((r) => r.quit().catch(() => {})));
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { WeirConfig } from '../../config.js';
+import { WeirError } from '../../errors.js';
+import type { ExecutionRecord } from '../../flow/types.js';
+import type { Storages } from '../../storage/index.js';
+
+export interface ExecutionsOptions {
+  storage: Storages;
+  config?: WeirConfig['executions'];
+}
+
+/** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
+export const RETENTION_DEFAULTS = { retentionDays: 30, maxPerWorkflow: 1000 };
+const PRUNE_EVERY_MS = 60_000;
+// Keys sort newest first: the start time counted down from a far future, fixed width in base 36.
+const FAR_FUTURE_MS = 1e14;
+const revTime = (iso: string) => (FAR_FUTURE_MS - Date.parse(iso)).toString(36).padStart(10, '0');
+const timeOfRev = (rev: string) => FAR_FUTURE_MS - parseInt(rev, 36);
+const enc = encodeURIComponent;
+/** The last key segment `<rev>_<id>` of a record key. */
+const tail = (key: string) => key.slice(key.lastIndexOf(':') + 1);
+
+export type Executions = ReturnType<typeof createExecutions>;
+
+/**
+ * Execution records in `cloud:executions`. A record lives at `runs:<workflowId>:<reverse time>_<id>`, so one
+ * workflow's executions list newest first from a single key listing; `ids:<id>` points at it for lookups
+ * by id. Old records are pruned now and then (retention days and a count per workflow).
+ * @example
+ * const latest = await weir.executions.list({ workflowId: 'wf_abc', limit: 5 })
+ * const one = await weir.executions.get(latest[0].id)
+ */
+export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
+  const store = storage.view('cloud', 'executions');
+  const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
+  const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
+  const lastPruned = new Map<string, number>();
+
+  const readAll = async (keys: string[]) =>
+    (await store.getItems(keys)).map((r) => r.value as unknown as ExecutionRecord).filter((r) => r && typeof r === 'object');
+
+  const api = {
+    /** The storage key a new record gets. */
+    keyFor: (record: Pick<ExecutionRecord, 'workflowId' | 'id' | 'startedAt'>) =>
+      `runs:${enc(record.workflowId)}:${revTime(record.startedAt)}_${enc(record.id)}`,
+
+    /** The key of a stored execution, or null. */
+    async keyOf(id: string): Promise<string | null> {
+      return (await store.getItem<{ key: string }>(`ids:${enc(id)}`))?.key ?? null;
+    },
+
+    /** Writes a record at `key` (from {@link keyFor}); `indexed` skips the id index once it exists. */
+    async save(key: string, record: ExecutionRecord, indexed = false): Promise<void> {
+      await Promise.all([store.setItem(key, record as never), indexed ? null : store.setItem(`ids:${enc(record.id)}`, { key })]);
+    },
+
+    /** One execution with each node's output record. */
+    async get(id: string): Promise<ExecutionRecord> {
+      const key = await api.keyOf(id);
+      const record = key ? await store.getItem<ExecutionRecord>(key) : null;
+      if (!record) {
+        throw new WeirError('NOT_FOUND', `execution "${id}" not found`, { hints: ['run `weir workflows executions <workflow-id>` to list them'] });
+      }
+      return record;
+    },
+
+    /** Executions newest first, of one workflow or of all. */
+    async list({ workflowId, limit = 20 }: { workflowId?: string; limit?: number } = {}): Promise<ExecutionRecord[]> {
+      const keys = await store.getKeys(workflowId ? `runs:${enc(workflowId)}` : 'runs');
+      keys.sort((a, b) => (tail(a) < tail(b) ? -1 : tail(a) > tail(b) ? 1 : 0));
+      return readAll(keys.slice(0, Math.max(0, limit)));
+    },
+
+    /** Removes a workflow's records beyond the retention limits; returns how many went. */
+    async prune(workflowId: string, now = Date.now()): Promise<number> {
+      lastPruned.set(workflowId, now);
+      const keys = (await store.getKeys(`runs:${enc(workflowId)}`)).sort();
+      const oldest = now - retentionDays * 86_400_000;
+      const doomed = keys.filter((k, i) => i >= maxPerWorkflow || timeOfRev(tail(k).split('_')[0]) < oldest);
+      await Promise.all(
+        doomed.map(async (k) => {
+          const id = tail(k).slice(tail(k).indexOf('_') + 1);
+          await Promise.all([store.removeItem(k), store.removeItem(`ids:${id}`)]);
+        }),
+      );
+      return doomed.length;
+    },
+
+    /** Prunes a workflow at most once a minute per instance: called after each execution. */
+    async pruneIfDue(workflowId: string): Promise<void> {
+      const now = Date.now();
+      if (now - (lastPruned.get(workflowId) ?? 0) >= PRUNE_EVERY_MS) await api.prune(workflowId, now);
+    },
+  };
+  return api;
+}

@@ -1,0 +1,112 @@
+import { WeirError } from '../../errors.js';
+import type { Weir } from '../../weir.js';
+import { stableStringify } from '../../util/json.js';
+import { createHash } from 'node:crypto';
+import { readSources } from '../interfaces/files.js';
+
+/** The project as files: path (`/`-separated) -> content. */
+export type ProjectFiles = Map<string, Buffer>;
+
+/**
+ * The data managers a snapshot reads when the instance has them (each area attaches its own to the weir
+ * instance; a snapshot of an instance without one simply leaves that part out).
+ */
+interface DataManagers {
+  agents?: {
+    list(): Promise<Array<{ id: string; builtIn?: boolean }>>;
+    get(id: string): Promise<{ systemPrompt?: string; [k: string]: unknown }>;
+  };
+  tables?: {
+    list(): Promise<Array<{ id: string; name: string; type?: string }>>;
+    get(ref: string): Promise<{ name: string; description?: string; columns?: unknown[]; indexes?: unknown[]; [k: string]: unknown }>;
+  };
+  kv?: { list(): Promise<Array<{ id: string; name: string; description?: string }>> };
+}
+
+const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+
+/** A resource name as a file name: kept when it is a plain name, percent-encoded otherwise. */
+const fileName = (name: string) => (/^[\w][\w .-]*$/.test(name) && !name.endsWith('.') ? name : encodeURIComponent(name));
+
+/** Drops fields that change without the resource changing (timestamps, counts). */
+const stable = <T extends Record<string, unknown>>(record: T) => {
+  const { createdAt: _c, updatedAt: _u, rows: _r, ...rest } = record;
+  return rest;
+};
+
+/**
+ * The whole state of a weir home as files, for a git repository: workflow configs, interface sources, custom
+ * agents and their prompts, table schemas and the KV namespace list. Secret values are never read.
+ * @example
+ * const files = await projectFiles(weir)   // Map { 'workflows/orders.json' => Buffer, ... }
+ */
+export async function projectFiles(weir: Weir, projectId: string): Promise<ProjectFiles> {
+  const files: ProjectFiles = new Map();
+  const manifest: Record<string, unknown> = { project: projectId, generator: 'weir' };
+
+  // Workflows: the draft (what is being worked on), or the published config of a flow only in the cloud.
+  const [drafts, published] = await Promise.all([weir.workflows.list(), weir.workflows.listPublished()]);
+  const workflows: unknown[] = [];
+  for (const summary of drafts) {
+    const wf = await weir.workflows.getLocal(summary.id);
+    const file = `workflows/${fileName(wf.name)}.json`;
+    files.set(file, json(wf.config));
+    workflows.push({ id: wf.id, name: wf.name, file, status: summary.status, publishedVersion: summary.publishedVersion, ...(wf.description ? { description: wf.description } : {}) });
+  }
+  const local = new Set(drafts.map((d) => d.id));
+  for (const pub of published.filter((p) => !local.has(p.id)).sort((a, b) => a.name.localeCompare(b.name))) {
+    const file = `workflows/${fileName(pub.name)}.json`;
+    files.set(file, json(pub.config));
+    workflows.push({ id: pub.id, name: pub.name, file, status: 'published', publishedVersion: pub.version });
+  }
+  manifest.workflows = workflows;
+
+  // Interfaces: the source folder when it is on this machine, else the sources of the last deploy.
+  const interfaces: unknown[] = [];
+  for (const record of await weir.interfaces.list()) {
+    const folder = await weir.interfaces.folder(record.id, record.dir ?? '.').catch(() => null);
+    const sources = folder ? await readSources(folder.dir) : await weir.interfaces.deployedSources(record.id);
+    const base = `interfaces/${fileName(record.name)}`;
+    for (const [path, file] of sources ?? []) files.set(`${base}/${path}`, file.data);
+    interfaces.push({ id: record.id, name: record.name, type: record.type, folder: base, deployedVersion: record.deployed?.version ?? null });
+  }
+  manifest.interfaces = interfaces;
+
+  const data = weir as Weir & DataManagers;
+  if (data.agents) {
+    const custom = (await data.agents.list()).filter((a) => !a.builtIn);
+    for (const { id } of custom) {
+      const { systemPrompt, ...agent } = await data.agents.get(id);
+      files.set(`agents/${fileName(id)}.json`, json(stable(agent)));
+      files.set(`agents/${fileName(id)}.prompt.md`, Buffer.from(systemPrompt ?? ''));
+    }
+    manifest.agents = custom.map((a) => a.id);
+  }
+  if (data.tables) {
+    const user = (await data.tables.list()).filter((t) => t.type !== 'system');
+    for (const t of user) {
+      const { name, description, columns, indexes } = await data.tables.get(t.id);
+      files.set(`tables/${fileName(name)}.json`, json({ name, ...(description ? { description } : {}), columns, indexes }));
+    }
+    manifest.tables = user.map((t) => t.name);
+  }
+  if (data.kv) {
+    const namespaces = (await data.kv.list()).map(({ id, name, description }) => ({ id, name, ...(description ? { description } : {}) }));
+    files.set('kv/namespaces.json', json(namespaces));
+    manifest.kv = namespaces.map((n) => n.name);
+  }
+  files.set('weir.project.json', json(manifest));
+  return files;
+}
+
+/** A hash of a snapshot: equal states give equal hashes, whatever the order files were found in. */
+export function snapshotHash(files: ProjectFiles): string {
+  const h = createHash('sha256');
+  for (const path of [...files.keys()].sort()) h.update(stableStringify([path, createHash('sha256').update(files.get(path)!).digest('hex')]));
+  return h.digest('hex');
+}
+
+/** Refuses a path that would leave the repository (defensive: names are encoded above). */
+export function checkPath(path: string): void {
+  if (path.split('/').some((s) => s === '..' || s === '') || path.startsWith('.git')) throw new WeirError('INTERNAL', `bad project path ${path}`);
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import type { WeirConfig } from '../../config.js';
+import { WeirError } from '../../errors.js';
+import { newId } from '../../util/ids.js';
+import { isObject } from '../../util/json.js';
+import type { WriteTarget } from '../../util/streams.js';
+import { readCsv, writeCsv } from './csv.js';
+import { openEngine } from './engine.js';
+import { AUTO_SCHEMA, checkColumnName, checkTableName, coerce, inferType, parseSchema } from './schema.js';
+import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, TableEngine, TableMeta, Touched } from './types.js';
+
+export * from './types.js';
+export { checkTableName, parseSchema } from './schema.js';
+export { executionsTable, type ExecutionSource } from './system.js';
+
+export interface TablesOptions {
+  home?: string;
+  config: WeirConfig;
+  /** Read-only tables backed by other resources (`system.executions`). */
+  system?: SystemTable[];
+  /** An engine to use instead of the one `config.tables` names. */
+  engine?: TableEngine;
+}
+
+/** A resolved table: its metadata and columns by lower-case name. */
+interface Resolved {
+  meta: TableMeta;
+  columns: Map<string, ColumnDef>;
+  key: ColumnDef | undefined;
+  system?: SystemTable;
+}
+
+export type Tables = ReturnType<typeof createTables>;
+
+const AUTO_COLUMNS = ['id', 'createdAt', 'updatedAt'];
+
+/** Parameters as SQL can bind them: booleans as 1/0, objects as JSON text. */
+const bindable = (params: unknown): unknown[] | Record<string, unknown> => {
+  const one = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v !== null && typeof v === 'object' && !(v instanceof Uint8Array) ? JSON.stringify(v) : v);
+  if (params === undefined || params === null) return [];
+  if (Array.isArray(params)) return params.map(one);
+  if (isObject(params)) return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, one(v)]));
+  throw new WeirError('INVALID_INPUT', 'SQL parameters must be a JSON array (for ?) or object (for :name)');
+};
+
+/**
+ * SQL tables (seed 2.5, CONTRACT 8 and 11): user tables named `user.*` in the engine (SQLite under the home by
+ * default), read-only system tables beside them, user SQL checked before it runs, CSV export/import.
+ * Tables are addressed by id or name.
+ * @example
+ * await weir.tables.init('user.orders')
+ * await weir.tables.insert('user.orders', { sku: 'A-1', qty: 2 })
+ * await weir.tables.query('user.orders', 'SELECT * FROM "user.orders" WHERE qty > ?', [1])
+ */
+export function createTables({ home, config, system = [], engine: given }: TablesOptions) {
+  let engine: TableEngine | undefined = given;
+  const db = () => (engine ??= openEngine({ home, config }));
+  let version: number | string | undefined;
+  const resolved = new Map<string, Resolved>();
+  let known: Map<string, TableMeta> | undefined;
+
+  /** Drops cached tables when the engine's structure changed (here or in another process). */
+  async function fresh() {
+    const v = await db().version();
+    if (v !== version) (resolved.clear(), (known = undefined), (version = v));
+  }
+
+  const asResolved = (meta: TableMeta, columns: ColumnDef[], s?: SystemTable): Resolved => ({
+    meta,
+    columns: new Map(columns.map((c) => [c.name.toLowerCase(), c])),
+    key: columns.find((c) => c.primaryKey),
+    system: s,
+  });
+
+  async function resolve(ref: string): Promise<Resolved> {
+    const s = system.find((t) => t.meta.id === ref || t.meta.name === ref);
+    if (s) return asResolved(s.meta, s.columns, s);
+    await fresh();
+    const hit = resolved.get(ref);
+    if (hit) return hit;
+    const meta = await db().findMeta(ref);
+    if (!meta) {
+      throw new WeirError('NOT_FOUND', `table "${ref}" not found`, {
+        hints: [ref.includes('.') || ref.startsWith('tbl_') ? 'run `weir data tables list` to see tables' : 'user table names start with "user." (e.g. "user.orders")'],
+      });
+    }
+    const r = asResolved(meta, await db().columns(meta.name));
+    resolved.set(ref, r);
+    return r;
+  }
+
+  async function writable(ref: string): Promise<Resolved> {
+    const t = await resolve(ref);
+    if (t.meta.readOnly) throw new WeirError('READ_ONLY', `table "${t.meta.name}" is read-only`);
+    return t;
+  }
+
+  async function tablesByName(): Promise<Map<string, TableMeta>> {
+    await fresh();
+    return (known ??= new Map([...(await db().listMeta()), ...system.map((s) => s.meta)].map((m) => [m.name, m])));
+  }
+
+  /** Row values as stored; new keys of a schemaless table become columns (returned to be added first). */
+  function values(t: Resolved, data: Record<string, unknown>, where: string, insert: boolean) {
+    const out: Record<string, SqlValue> = {};
+    const added: ColumnDef[] = [];
+    for (const [k, v] of Object.entries(data)) {
+      if (v === undefined) continue;
+      let col = t.columns.get(k.toLowerCase());
+      if (!col) {
+        if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `${where}: unknown column "${k}" (columns: ${[...t.columns.values()].map((c) => c.name).join(', ')})`);
+        added.push((col = { name: checkColumnName(k), type: inferType(v) }));
+      }
+      out[col.name] = coerce(v, col, where);
+    }
+    if (t.meta.auto) {
+      const now = new Date().toISOString();
+      if (insert) out.id ??= randomUUID();
+      if (insert) out.createdAt ??= now;
+      out.updatedAt = data.updatedAt === undefined ? now : out.updatedAt;
+    }
+    return { out, added };
+  }
+
+  async function withColumns(t: Resolved, ref: string, added: ColumnDef[]): Promise<void> {
+    if (!added.length) return;
+    await db().addColumns(t.meta.name, added);
+    resolved.delete(ref);
+  }
+
+  function keyOf(t: Resolved, primaryKey: string): string {
+    if (!t.key || t.key.name.toLowerCase() !== primaryKey.toLowerCase()) {
+      throw new WeirError('RULE', `"${primaryKey}" is not the primary key of ${t.meta.name}${t.key ? ` (its primary key is "${t.key.name}")` : ''}`);
+    }
+    return t.key.name;
+  }
+
+  const api = {
+    /** User tables by name, then system tables. */
+    async list(): Promise<TableMeta[]> {
+      return [...(await db().listMeta()), ...system.map((s) => s.meta)];
+    },
+
+    /** Creates a user table (name must start with `user.`); without a schema it grows a column per new key. */
+    async init(name: string, description?: string, schema?: unknown): Promise<TableMeta> {
+      checkTableName(name);
+      const parsed = schema === undefined ? AUTO_SCHEMA : parseSchema(schema);
+      const meta: TableMeta = { id: newId('tbl'), name, ...(description ? { description } : {}), type: 'user', readOnly: false, auto: schema === undefined, createdAt: new Date().toISOString() };
+      await db().create(meta, parsed);
+      return meta;
+    },
+
+    /** A table with its live columns, indexes and row count. */
+    async get(ref: string): Promise<TableDetails> {
+      const t = await resolve(ref);
+      if (t.system) return { ...t.meta, columns: t.system.columns, indexes: [], rows: (await t.system.load()).length };
+      return { ...t.meta, ...(await db().describe(t.meta.name)) };
+    },
+
+    /** Drops a user table and its rows. */
+    async delete(ref: string): Promise<TableMeta> {
+      const t = await writable(ref);
+      await db().drop(t.meta);
+      resolved.clear();
+      return t.meta;
+    },
+
+    /**
+     * Runs one SQL statement with bound parameters. It may use only this organization's tables (user tables
+     * and system tables); read-only tables refuse writes; ATTACH, PRAGMA, schema changes and extension
+     * loading are refused.
+     */
+    async execute(ref: string, sql: string, params: unknown = []): Promise<ExecResult> {
+      if (typeof sql !== 'string' || !sql.trim()) throw new WeirError('INVALID_INPUT', 'SQL text must not be empty');
+      const target = await resolve(ref);
+      const names = await tablesByName();
+      const authorize = (touched: Touched[], writes: boolean) => {
+        for (const t of touched) {
+          const meta = names.get(t.name);
+          if (!meta) throw new WeirError('RULE', `the statement uses "${t.name}", which is not a table of this organization`, { hints: ['run `weir data tables list` to see tables'] });
+          if (t.write && meta.readOnly) throw new WeirError('READ_ONLY', `table "${meta.name}" is read-only`);
+        }
+        if (writes && target.meta.readOnly) throw new WeirError('READ_ONLY', `table "${target.meta.name}" is read-only: writing statements are refused`);
+      };
+      return db().execute(sql, bindable(params), authorize, system);
+    },
+
+    /** The rows a statement returns (empty for writes without RETURNING). */
+    async query(ref: string, sql: string, params: unknown = []): Promise<Row[]> {
+      return (await api.execute(ref, sql, params)).rows;
+    },
+
+    /** Inserts a row and returns it as stored. */
+    async insert(ref: string, row: unknown): Promise<Row> {
+      if (!isObject(row)) throw new WeirError('INVALID_INPUT', 'a row must be a JSON object');
+      const t = await writable(ref);
+      const { out, added } = values(t, row, 'row', true);
+      await withColumns(t, ref, added);
+      return db().insert(t.meta.name, out);
+    },
+
+    /** Updates the row whose primary key `primaryKey` equals `rowId`; returns it as stored. */
+    async update(ref: string, rowId: string, primaryKey: string, data: unknown): Promise<Row> {
+      if (!isObject(data) || !Object.keys(data).length) throw new WeirError('INVALID_INPUT', 'update data must be a non-empty JSON object');
+      const t = await writable(ref);
+      const key = keyOf(t, primaryKey);
+      const { out, added } = values(t, data, 'update', false);
+      await withColumns(t, ref, added);
+      const row = await db().update(t.meta.name, key, rowId, out);
+      if (!row) throw new WeirError('NOT_FOUND', `no row with ${key} = ${JSON.stringify(rowId)} in ${t.meta.name}`);
+      return row;
+    },
+
+    /** Deletes the row whose primary key `primaryKey` equals `rowId`. */
+    async deleteRow(ref: string, rowId: string, primaryKey: string): Promise<{ table: string; deleted: string }> {
+      const t = await writable(ref);
+      const key = keyOf(t, primaryKey);
+      if (!(await db().deleteRow(t.meta.name, key, rowId))) throw new WeirError('NOT_FOUND', `no row with ${key} = ${JSON.stringify(rowId)} in ${t.meta.name}`);
+      return { table: t.meta.name, deleted: rowId };
+    },
+
+    /** Writes the table as CSV (header = columns) to `out`, streaming; returns the row count. */
+    async export(ref: string, out: WriteTarget): Promise<number> {
+      const t = await resolve(ref);
+      const columns = [...t.columns.values()].map((c) => c.name);
+      const rows = t.system ? (async function* () { yield* await t.system!.load(); })() : db().rows(t.meta.name);
+      return writeCsv(columns, rows, out);
+    },
+
+    /**
+     * Imports a CSV stream in one transaction (all rows or none): header names map to columns (a schemaless
+     * table gains TEXT columns for new ones), values are coerced to the column types.
+     */
+    async import(ref: string, input: NodeJS.ReadableStream, options: { onProgress?: (rows: number) => void } = {}): Promise<{ table: string; rows: number }> {
+      let t = await writable(ref);
+      const { header, records } = await readCsv(input);
+      const seen = new Set<string>();
+      const added: ColumnDef[] = [];
+      for (const h of header) {
+        if (seen.has(h.toLowerCase())) throw new WeirError('INVALID_INPUT', `invalid CSV: column "${h}" appears twice in the header`);
+        seen.add(h.toLowerCase());
+        if (t.columns.has(h.toLowerCase())) continue;
+        if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `CSV column "${h}" is not a column of ${t.meta.name} (columns: ${[...t.columns.values()].map((c) => c.name).join(', ')})`);
+        added.push({ name: checkColumnName(h), type: 'TEXT' });
+      }
+      await withColumns(t, ref, added);
+      t = await resolve(ref);
+      const mapped = header.map((h) => t.columns.get(h.toLowerCase())!);
+      const generated = t.meta.auto ? AUTO_COLUMNS.filter((c) => !seen.has(c.toLowerCase())) : [];
+      async function* rows() {
+        for await (const { values: cells, line } of records) {
+          const now = new Date().toISOString();
+          yield [...mapped.map((c, i) => coerce(cells[i], c, `line ${line}`)), ...generated.map((c) => (c === 'id' ? randomUUID() : now))];
+        }
+      }
+      const count = await db().bulkInsert(t.meta.name, [...mapped.map((c) => c.name), ...generated], rows(), options.onProgress);
+      return { table: t.meta.name, rows: count };
+    },
+
+    /** Closes the engine (the database connection). */
+    async close(): Promise<void> {
+      await engine?.close();
+    },
+  };
+  return api;
+}

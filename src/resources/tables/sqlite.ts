@@ -1,0 +1,264 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { WeirError } from '../../errors.js';
+import { sqlError } from './sqlite-errors.js';
+import { inspect, type Inspected } from './sqlite-guard.js';
+import { COLUMN_TYPES, type ColumnDef, type ColumnType, type IndexDef, type Row, type SqlValue, type SystemTable, type TableEngine, type TableMeta } from './types.js';
+
+/** Double-quotes an identifier (table names hold dots). */
+export const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+const META = 'weir_tables';
+const BUSY_TIMEOUT_MS = 5000;
+const CACHE_MAX = 256;
+const BATCH = 1000;
+// Index names are global in SQLite: each is stored as `<table>__<name>` and shown without the prefix.
+const indexName = (table: string, name: string) => `${table}__${name}`;
+
+const columnDdl = (c: ColumnDef) =>
+  `${q(c.name)} ${c.type}${c.primaryKey ? ' PRIMARY KEY' : ''}${c.notNull && !(c.primaryKey && c.type === 'INTEGER') ? ' NOT NULL' : ''}`;
+
+const toType = (declared: string): ColumnType => {
+  const t = declared.toUpperCase();
+  return (COLUMN_TYPES as readonly string[]).includes(t) ? (t as ColumnType) : 'TEXT';
+};
+
+/**
+ * The SQLite engine: one database file (WAL, busy timeout so several processes can write), better-sqlite3
+ * loaded on first use. Table metadata lives in the same file (`weir_tables`), so a table and its record are
+ * created and dropped in one transaction.
+ * @example
+ * const engine = createSqliteEngine({ file: '/srv/weir/tables.sqlite' })
+ */
+export function createSqliteEngine({ file }: { file: string }): TableEngine {
+  let opened: Promise<Database> | undefined;
+  const statements = new Map<string, Statement>();
+  const inspected = new Map<string, Inspected>();
+  const temp = new Set<string>();
+  let cachedVersion = -1;
+
+  async function connect(): Promise<Database> {
+    const { default: Sqlite } = await import('better-sqlite3');
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const db = new Sqlite(file, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.exec(`CREATE TABLE IF NOT EXISTS ${META} (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, description TEXT, auto INTEGER NOT NULL, createdAt TEXT NOT NULL)`);
+    } catch (err) {
+      db.close();
+      throw sqlError(err);
+    }
+    return db;
+  }
+  const open = () => (opened ??= connect());
+
+  /** Runs `fn` on the open database, turning SQLite errors into WeirErrors. */
+  async function use<T>(fn: (db: Database) => T): Promise<T> {
+    const db = await open();
+    try {
+      return fn(db);
+    } catch (err) {
+      throw sqlError(err);
+    }
+  }
+
+  /** A cached prepared statement (statements survive schema changes; SQLite re-prepares them). */
+  const prepared = (db: Database, sql: string): Statement => {
+    let stmt = statements.get(sql);
+    if (!stmt) {
+      if (statements.size >= CACHE_MAX) statements.delete(statements.keys().next().value!);
+      statements.set(sql, (stmt = db.prepare(sql)));
+    }
+    return stmt;
+  };
+
+  const toMeta = (r: { id: string; name: string; description: string | null; auto: number; createdAt: string }): TableMeta => ({
+    id: r.id,
+    name: r.name,
+    ...(r.description ? { description: r.description } : {}),
+    type: 'user',
+    readOnly: false,
+    auto: !!r.auto,
+    createdAt: r.createdAt,
+  });
+
+  const columnsOf = (db: Database, name: string): ColumnDef[] =>
+    (db.prepare(`PRAGMA table_info(${q(name)})`).all() as Array<{ name: string; type: string; notnull: number; pk: number }>).map((c) => ({
+      name: c.name,
+      type: toType(c.type),
+      ...(c.pk ? { primaryKey: true } : {}),
+      ...(c.notnull || (c.pk && toType(c.type) === 'INTEGER') ? { notNull: true } : {}),
+    }));
+
+  function ensureSystem(db: Database, system: SystemTable[]) {
+    for (const s of system) {
+      if (temp.has(s.meta.name)) continue;
+      db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${q(s.meta.name)} (${s.columns.map(columnDdl).join(', ')})`);
+      temp.add(s.meta.name);
+    }
+  }
+
+  function fill(db: Database, table: SystemTable, rows: Row[]) {
+    const cols = table.columns.map((c) => c.name);
+    const insert = db.prepare(`INSERT INTO temp.${q(table.meta.name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+    db.transaction(() => {
+      db.prepare(`DELETE FROM temp.${q(table.meta.name)}`).run();
+      for (const r of rows) insert.run(cols.map((c) => r[c] ?? null));
+    })();
+  }
+
+  return {
+    dialect: 'sqlite',
+
+    version: () => use((db) => prepared(db, 'PRAGMA schema_version').pluck().get() as number),
+
+    listMeta: () => use((db) => (prepared(db, `SELECT * FROM ${META} ORDER BY name`).all() as any[]).map(toMeta)),
+
+    findMeta: (ref) =>
+      use((db) => {
+        const r = prepared(db, `SELECT * FROM ${META} WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1`).get(ref, ref, ref) as any;
+        return r ? toMeta(r) : null;
+      }),
+
+    create: (meta, schema) =>
+      use((db) =>
+        db.transaction(() => {
+          db.exec(`CREATE TABLE ${q(meta.name)} (${schema.columns.map(columnDdl).join(', ')})`);
+          for (const ix of schema.indexes ?? []) {
+            db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${q(indexName(meta.name, ix.name))} ON ${q(meta.name)} (${ix.columns.map(q).join(', ')})`);
+          }
+          db.prepare(`INSERT INTO ${META} (id, name, description, auto, createdAt) VALUES (?, ?, ?, ?, ?)`).run(meta.id, meta.name, meta.description ?? null, meta.auto ? 1 : 0, meta.createdAt);
+        }).immediate(),
+      ).catch((err) => {
+        throw /already exists|UNIQUE constraint failed: weir_tables/.test(err.message) ? new WeirError('EXISTS', `table "${meta.name}" already exists`) : err;
+      }),
+
+    drop: (meta) =>
+      use((db) =>
+        db.transaction(() => {
+          db.exec(`DROP TABLE IF EXISTS ${q(meta.name)}`);
+          db.prepare(`DELETE FROM ${META} WHERE id = ?`).run(meta.id);
+        }).immediate(),
+      ),
+
+    columns: (name) => use((db) => columnsOf(db, name)),
+
+    describe: (name) =>
+      use((db) => {
+        const list = db.prepare(`PRAGMA index_list(${q(name)})`).all() as Array<{ name: string; unique: number; origin: string }>;
+        const indexes: IndexDef[] = list
+          .filter((ix) => ix.origin === 'c')
+          .map((ix) => ({
+            name: ix.name.startsWith(`${name}__`) ? ix.name.slice(name.length + 2) : ix.name,
+            columns: (db.prepare(`PRAGMA index_info(${q(ix.name)})`).all() as Array<{ name: string }>).map((c) => c.name),
+            ...(ix.unique ? { unique: true } : {}),
+          }));
+        const rows = db.prepare(`SELECT count(*) FROM ${q(name)}`).pluck().get() as number;
+        return { columns: columnsOf(db, name), indexes, rows };
+      }),
+
+    addColumns: (name, columns) =>
+      use((db) =>
+        db.transaction(() => {
+          // Checked again inside the write lock: another process may have added the same column meanwhile.
+          const have = new Set(columnsOf(db, name).map((c) => c.name.toLowerCase()));
+          for (const c of columns) if (!have.has(c.name.toLowerCase())) db.exec(`ALTER TABLE ${q(name)} ADD COLUMN ${q(c.name)} ${c.type}`);
+        }).immediate(),
+      ),
+
+    insert: (name, row) =>
+      use((db) => {
+        const cols = Object.keys(row);
+        const sql = cols.length
+          ? `INSERT INTO ${q(name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`
+          : `INSERT INTO ${q(name)} DEFAULT VALUES RETURNING *`;
+        return prepared(db, sql).get(Object.values(row)) as Row;
+      }),
+
+    update: (name, key, keyValue, data) =>
+      use((db) => {
+        const cols = Object.keys(data);
+        const sql = `UPDATE ${q(name)} SET ${cols.map((c) => `${q(c)} = ?`).join(', ')} WHERE ${q(key)} = ? RETURNING *`;
+        return (prepared(db, sql).get([...Object.values(data), keyValue]) as Row | undefined) ?? null;
+      }),
+
+    deleteRow: (name, key, keyValue) => use((db) => prepared(db, `DELETE FROM ${q(name)} WHERE ${q(key)} = ?`).run(keyValue).changes > 0),
+
+    async execute(sql, params, authorize, system) {
+      const db = await open();
+      let found: Inspected;
+      try {
+        ensureSystem(db, system);
+        const version = prepared(db, 'PRAGMA schema_version').pluck().get() as number;
+        if (version !== cachedVersion) (inspected.clear(), (cachedVersion = version));
+        found = inspected.get(sql) ?? inspect(db, sql, params);
+      } catch (err) {
+        throw sqlError(err);
+      }
+      authorize(found.touched, found.writes);
+      if (inspected.size >= CACHE_MAX) inspected.delete(inspected.keys().next().value!);
+      inspected.set(sql, found);
+      for (const s of system) if (found.touched.some((t) => t.name === s.meta.name)) fill(db, s, await s.load());
+      try {
+        const { stmt } = found;
+        if (stmt.reader) return { reader: true, rows: stmt.all(params) as Row[], columns: stmt.columns().map((c) => c.name), changes: 0 };
+        return { reader: false, rows: [], columns: [], changes: stmt.run(params).changes };
+      } catch (err) {
+        throw sqlError(err);
+      }
+    },
+
+    async *rows(name) {
+      const db = await open();
+      // Keyset pages by rowid: no statement stays open between batches, so other calls can use the connection.
+      const page = await use(() => db.prepare(`SELECT rowid AS __weir_rowid, * FROM ${q(name)} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`));
+      for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+        const batch = page.all(after) as Row[];
+        for (const { __weir_rowid, ...row } of batch) {
+          after = __weir_rowid as number;
+          yield row;
+        }
+        if (batch.length < BATCH) return;
+      }
+    },
+
+    async bulkInsert(name, columns, rows, onRow) {
+      const main = await open();
+      // Its own connection, so the long transaction does not capture other calls on this instance.
+      const { default: Sqlite } = await import('better-sqlite3');
+      const db = file === ':memory:' ? main : new Sqlite(file, { timeout: BUSY_TIMEOUT_MS });
+      let count = 0;
+      try {
+        const insert = db.prepare(`INSERT INTO ${q(name)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          for await (const values of rows) {
+            insert.run(values);
+            onRow?.(++count);
+          }
+          db.exec('COMMIT');
+        } catch (err) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw err;
+        }
+      } catch (err) {
+        throw sqlError(err);
+      } finally {
+        if (db !== main) db.close();
+      }
+      return count;
+    },
+
+    async close() {
+      if (!opened) return;
+      const db = await opened.catch(() => null);
+      opened = undefined;
+      statements.clear();
+      inspected.clear();
+      temp.clear();
+      db?.close();
+    },
+  };
+}

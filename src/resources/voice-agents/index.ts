@@ -1,0 +1,105 @@
+import { WeirError } from '../../errors.js';
+import { telephonyProvider, twilioCredentials, voiceProvider, type TwilioNumber, type VoiceAgentInput } from '../../providers/index.js';
+import { POST_CALL_PATH, SMS_PATH, assertE164, trimUrl } from '../../triggers/telephony/flows.js';
+import { createInbound } from './inbound.js';
+import type { ProviderGetters, VoiceAgentsOptions } from './types.js';
+
+export type * from './types.js';
+export type { InboundConfigured } from './inbound.js';
+export type { InboundStatus } from './status.js';
+
+/** Where a Twilio webhook URL leads: to this weir host, to the voice provider, elsewhere, or nowhere. */
+export type WebhookTarget = 'weir' | 'voice provider' | 'other' | 'none';
+
+/** A Twilio number with where its calls and messages go (`twilio-numbers`). */
+export interface TwilioNumberStatus extends TwilioNumber {
+  voice: WebhookTarget;
+  sms: WebhookTarget;
+  /** The flow its messages run, when configured through weir. */
+  smsFlow: string | null;
+}
+
+function target(url: string, publicUrl: string | undefined, path: string): WebhookTarget {
+  if (!url) return 'none';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'other';
+  }
+  // Without a configured publicUrl, any host counts when the path is ours (tunnels change host names).
+  if (publicUrl ? url === trimUrl(publicUrl) + path : parsed.pathname === path) return 'weir';
+  if (parsed.hostname === 'elevenlabs.io' || parsed.hostname.endsWith('.elevenlabs.io')) return 'voice provider';
+  return 'other';
+}
+
+/**
+ * Voice agents and the inbound side of phone numbers (seed 4.5), over the provider named by
+ * `providers.voice` (`local` by default) and Twilio. Credentials are read from the secrets at each call.
+ * @example
+ * const agent = await weir.voiceAgents.create('Front desk', { prompt: 'You take bookings.' })
+ * await weir.voiceAgents.configureInbound('+15551234567', 'after-call')
+ */
+export function createVoiceAgents(options: VoiceAgentsOptions) {
+  const providers: ProviderGetters = {
+    voice: () => voiceProvider(options),
+    telephony: () => telephonyProvider(options),
+  };
+  const inbound = createInbound(options, providers);
+
+  return {
+    /** The voice provider in use (`local`, `elevenlabs`), checked against the credentials it needs. */
+    provider: async () => (await providers.voice()).name,
+    list: async () => (await providers.voice()).listAgents(),
+    get: async (id: string) => (await providers.voice()).getAgent(id),
+
+    async create(name: string, input: Omit<VoiceAgentInput, 'name'> = {}) {
+      if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a voice agent name must not be empty');
+      return (await providers.voice()).createAgent({ ...input, name });
+    },
+
+    async update(id: string, input: VoiceAgentInput) {
+      if (Object.values(input).every((v) => v === undefined)) {
+        throw new WeirError('USAGE', 'nothing to update', { hints: ['give at least one of --name, --voice, --prompt, --first-message'] });
+      }
+      if (input.name !== undefined && !input.name.trim()) throw new WeirError('INVALID_INPUT', 'a voice agent name must not be empty');
+      return (await providers.voice()).updateAgent(id, input);
+    },
+
+    async delete(id: string) {
+      await (await providers.voice()).deleteAgent(id);
+      return { id, deleted: true };
+    },
+
+    /** Numbers known to the voice provider, with the agent answering each. */
+    phones: async () => (await providers.voice()).listPhoneNumbers(),
+
+    /** Makes a number known to the voice provider (ElevenLabs imports it from the Twilio account). */
+    async importPhone(phone: string, label?: string) {
+      assertE164(phone);
+      const twilio = await twilioCredentials(options);
+      return (await providers.voice()).importPhoneNumber({ phoneNumber: phone, label: label ?? phone, twilio: twilio ?? undefined });
+    },
+
+    /** The Twilio account's numbers with where their calls and messages go. */
+    async twilioNumbers(): Promise<TwilioNumberStatus[]> {
+      const [numbers, mappings] = await Promise.all([(await providers.telephony()).listNumbers(), inbound.list()]);
+      const flows = new Map(mappings.filter((m) => m.sms).map((m) => [m.phone, m.sms!.flowName]));
+      const publicUrl = options.config.publicUrl;
+      return numbers.map((n) => ({
+        ...n,
+        voice: target(n.voiceUrl, publicUrl, POST_CALL_PATH),
+        sms: target(n.smsUrl, publicUrl, SMS_PATH),
+        smsFlow: flows.get(n.phoneNumber) ?? null,
+      }));
+    },
+
+    configureInbound: inbound.configure,
+    inboundStatus: inbound.status,
+    resetInbound: inbound.reset,
+    /** The recorded inbound configuration of a number, or null (used by the host and the simulators). */
+    inboundMapping: inbound.get,
+  };
+}
+
+export type VoiceAgents = ReturnType<typeof createVoiceAgents>;

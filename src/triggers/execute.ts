@@ -1,0 +1,96 @@
+import { WeirError } from '../errors.js';
+import { errorResponse } from '../host/error-response.js';
+import type { PublishedWorkflow } from '../resources/workflows/index.js';
+import { newId } from '../util/ids.js';
+import type { Weir } from '../weir.js';
+import type { Answer } from './dedupe.js';
+import type { Runner } from './runner.js';
+
+/** The part of an execution record the triggers read. */
+export interface FinishedRecord {
+  id: string;
+  status: string;
+  result?: unknown;
+  error?: { code?: string; message?: string; status?: number };
+}
+
+/** A Respond node's answer as the executor reports it. */
+export interface RespondEvent {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What the triggers ask of the executor (`weir.executor.run`). */
+export interface StartOptions {
+  workflow: PublishedWorkflow;
+  input: unknown;
+  trigger: 'webhook' | 'schedule' | 'interface';
+  executionId?: string;
+  onRespond?(r: RespondEvent): void;
+}
+
+/** Runs a published flow through the executor. */
+export async function startExecution(weir: Weir, o: StartOptions): Promise<FinishedRecord> {
+  const executor = (weir as { executor?: { run(opts: unknown): Promise<FinishedRecord> } }).executor;
+  if (!executor) throw new WeirError('UNAVAILABLE', 'this weir instance has no executor');
+  const { workflow: w } = o;
+  return executor.run({
+    workflow: { id: w.id, name: w.name, version: w.version, config: w.config },
+    input: o.input,
+    trigger: o.trigger,
+    executionId: o.executionId,
+    onRespond: o.onRespond,
+  });
+}
+
+/** The answer of a finished execution that reached no Respond node: its result, or its error. */
+export function executionAnswer(record: FinishedRecord, wrap: (result: unknown) => unknown = (r) => r ?? null): Answer {
+  if (record.status === 'success') return { status: 200, body: wrap(record.result) };
+  const e = record.error ?? {};
+  const status = typeof e.status === 'number' && e.status >= 400 && e.status <= 599 ? e.status : 500;
+  return { status, body: { error: { code: e.code ?? 'EXECUTION_FAILED', message: e.message ?? `execution ${record.status}` } } };
+}
+
+/** Options of {@link waitForAnswer}. */
+export interface WaitOptions {
+  workflow: PublishedWorkflow;
+  input: unknown;
+  trigger: StartOptions['trigger'];
+  timeoutMs: number;
+  /** Shapes a result or a Respond body into the answer's body (the interface route wraps it in `{result}`). */
+  wrap?(result: unknown): unknown;
+}
+
+/**
+ * Runs a flow for a caller that waits: the first Respond node answers (the flow goes on), else the end of the
+ * execution (its result, or 500/the error's status), else a 504 after `timeoutMs`. The answer carries the
+ * execution id in `x-execution-id`.
+ * @example
+ * const answer = await waitForAnswer(weir, runner, { workflow, input, trigger: 'webhook', timeoutMs: 30000 })
+ */
+export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promise<Answer> {
+  const executionId = newId('exec');
+  const headers = { 'x-execution-id': executionId };
+  const wrap = o.wrap ?? ((r: unknown) => r ?? null);
+  return new Promise<Answer>((resolve) => {
+    let answered = false;
+    const answer = (a: Answer) => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      resolve({ ...a, headers: { ...a.headers, ...headers } });
+    };
+    const timer = setTimeout(
+      () => answer({ status: 504, body: { error: { code: 'TIMEOUT', message: `the flow did not answer within ${o.timeoutMs} ms` } } }),
+      o.timeoutMs,
+    );
+    const onRespond = (r: RespondEvent) => answer({ status: r.status ?? 200, headers: r.headers, body: wrap(r.body) });
+    runner
+      .run(() => startExecution(weir, { workflow: o.workflow, input: o.input, trigger: o.trigger, executionId, onRespond }))
+      .then(
+        (record) => answer(executionAnswer(record, wrap)),
+        (err) => answer(errorResponse(err) as Answer),
+      );
+  });
+}

@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { WeirError } from '../errors.js';
+import { parseBody } from '../host/body.js';
+import type { HostRequest, HostResponse, Route } from '../host/types.js';
+import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
+import { newId } from '../util/ids.js';
+import type { Weir } from '../weir.js';
+import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
+import { createDeliveries, type Delivery } from './durable.js';
+import { createFlowIndex, type FlowIndex } from './flow-index.js';
+import { startExecution, waitForAnswer } from './execute.js';
+import { createRunner, type Runner, type RunnerOptions } from './runner.js';
+
+/** The webhook trigger's options (seed 2.3, CONTRACT 11). */
+export interface WebhookTriggerConfig {
+  respondImmediately?: boolean;
+  idempotencyHeader?: string;
+  responseTimeoutMs?: number;
+  dedupeWindowMs?: number;
+}
+
+/** Options of {@link createWebhooks}. */
+export interface WebhooksOptions extends RunnerOptions {
+  weir: Weir;
+  /** Shared with the other triggers of a host, so one shutdown drains every execution. */
+  runner?: Runner;
+  index?: FlowIndex;
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;
+
+/** The same answer for an unknown token and a flow without a published webhook trigger (CONTRACT 5). */
+const notFound = () => new WeirError('NOT_FOUND', 'not found');
+
+const webhookNode = (pub: PublishedWorkflow | null): FlowNode | undefined => pub?.config.nodes.find((n) => n.type === 'webhook_trigger');
+
+/**
+ * Webhook intake (CONTRACT 5 and 6): capture while a session listens, then the published flow's webhook
+ * trigger: durable 200 `{executionId}` (journaled before the answer, replayed after a crash) or the
+ * Respond node's answer; idempotency keys answered from the dedupe index.
+ * @example
+ * const webhooks = createWebhooks({ weir })
+ * await webhooks.start() // replays deliveries a killed host left behind
+ * const res = await webhooks.deliver(req, token)
+ */
+export function createWebhooks(options: WebhooksOptions) {
+  const { weir } = options;
+  const runner = options.runner ?? createRunner(options);
+  const index = options.index ?? createFlowIndex({ weir });
+  const deliveries = createDeliveries({
+    dir: weir.home ? join(weir.home, 'journal') : undefined,
+    onOrphans: (list) => list.forEach(replay),
+  });
+  let started: Promise<number> | null = null;
+
+  /** Runs a delivery under its execution id; the journal forgets it once the execution ends. */
+  function launch(d: Delivery, pub: PublishedWorkflow): void {
+    runner
+      .run(() => startExecution(weir, { workflow: pub, input: d.input, trigger: 'webhook', executionId: d.id }))
+      .catch((err) => weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error: err }))
+      .finally(() => deliveries.finish(d.id));
+  }
+
+  /** A delivery left unfinished: runs it again unless its execution record says it already ended. */
+  async function replay(d: Delivery): Promise<void> {
+    const record = await weir.executions?.get(d.id).catch(() => null);
+    if (record && ['success', 'error', 'cancelled'].includes(record.status)) return deliveries.finish(d.id);
+    const pub = await weir.workflows.findPublished(d.workflowId);
+    if (!pub) {
+      weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error: new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran') });
+      return deliveries.finish(d.id);
+    }
+    launch(d, pub);
+  }
+
+  return {
+    /** Opens the journal and replays what a previous host left unfinished; returns how many. */
+    start(): Promise<number> {
+      started ??= deliveries.open().then(async (list) => {
+        await Promise.all(list.map(replay));
+        return list.length;
+      });
+      return started;
+    },
+
+    /** Answers one request to `/trigger/<token>`. */
+    async deliver(req: HostRequest, token: string): Promise<HostResponse> {
+      const hit = await index.byToken(token);
+      if (!hit) throw notFound();
+      const session = await index.capture(hit.id);
+      if (session?.state === 'listening' && Date.parse(session.expiresAt) > Date.now()) {
+        const request = { method: req.method, headers: req.headers, query: req.query, body: captureBody(req) };
+        if (await weir.capture.capture(hit.id, request)) return { status: 200, body: { captured: true } };
+      }
+      const trigger = webhookNode(hit.published);
+      if (!trigger) throw notFound();
+      const config = (trigger.config ?? {}) as WebhookTriggerConfig;
+      const input = { body: parseBody(req.headers['content-type'], req.rawBody), headers: req.headers, query: req.query, method: req.method };
+      await this.start();
+
+      const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
+      const key = keyValue ? dedupeKey(hit.id, keyValue) : null;
+      if (key) {
+        const seen = deliveries.dedupe.seen(key);
+        if (seen) return toResponse(await seen);
+      }
+      const exp = Date.now() + (config.dedupeWindowMs ?? DEDUPE_WINDOW_MS);
+      const claim = key ? deliveries.dedupe.claim(key, exp - Date.now()) : null;
+      try {
+        if (config.respondImmediately === false) {
+          const answer = await waitForAnswer(weir, runner, { workflow: hit.published!, input, trigger: 'webhook', timeoutMs: config.responseTimeoutMs ?? 30000 });
+          if (key) await deliveries.remember(key, answer, exp);
+          claim?.settle(answer);
+          return toResponse(answer);
+        }
+        await runner.ready();
+        const delivery: Delivery = { id: newId('exec'), workflowId: hit.id, input, at: Date.now() };
+        await deliveries.accept(delivery, key ? { key, exp } : undefined);
+        launch(delivery, hit.published!);
+        const answer: Answer = { status: 200, body: { executionId: delivery.id } };
+        claim?.settle(answer);
+        return toResponse(answer);
+      } catch (err) {
+        claim?.forget();
+        throw err;
+      }
+    },
+
+    /** Waits for every execution started here, then closes the journal. */
+    async close(): Promise<void> {
+      await started?.catch(() => 0);
+      await runner.drain();
+      await deliveries.close();
+    },
+  };
+}
+
+/** A captured body: parsed like a delivery's, but a malformed JSON body is kept as its text. */
+function captureBody(req: HostRequest): unknown {
+  try {
+    return parseBody(req.headers['content-type'], req.rawBody);
+  } catch {
+    return req.rawBody.toString('utf8');
+  }
+}
+
+/** `/trigger/<token>`, any method. */
+export const webhookRoutes: Route[] = [
+  {
+    path: '/trigger/:token',
+    handle: (req, params, weir) => weir.intake.webhooks.deliver(req, params.token),
+  },
+];
