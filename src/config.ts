@@ -17,6 +17,8 @@ export interface WeirConfig {
   network?: { deny?: string[] };
   env?: { allow?: string[] };
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
+  /** Limits of the Code node sandbox: CPU ms per run (default 1000) and memory MB (default 32). */
+  sandbox?: { cpuMs?: number; memoryMb?: number };
   providers?: {
     voice?: 'local' | 'elevenlabs';
     /** `timeoutMs`: how long one provider request may take (default 15000). */

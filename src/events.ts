@@ -13,6 +13,8 @@ export interface WeirEvents {
   'interface:created': { id: string; name: string };
   'interface:deployed': { id: string; version: number };
   'interface:deleted': { id: string };
+  /** A flow an incoming SMS or finished call should have run could not be started. */
+  'telephony:error': { executionId: string; workflowId: string; trigger: 'sms' | 'call'; error: unknown };
   [event: string]: unknown;
   [event: symbol]: unknown;
 }

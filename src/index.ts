@@ -18,3 +18,8 @@ export type {
   LocalWorkflow,
   PublishedWorkflow,
 } from './resources/workflows/index.js';
+export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './resources/interfaces/index.js';
+export type { Projects, ProjectState } from './resources/projects/index.js';
+export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './resources/voice-agents/index.js';
+export type { VoiceAgent, VoicePhoneNumber, VoiceProvider, TelephonyProvider, TwilioNumber } from './providers/index.js';
+export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './triggers/telephony/signatures.js';

@@ -2,6 +2,10 @@ import { loadConfig, type WeirConfig } from './config.js';
 import { createBus, type WeirBus } from './events.js';
 import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './nodes/index.js';
 import { createWorkflows, type Workflows } from './resources/workflows/index.js';
+import { createExpressions } from './expr/index.js';
+import { createRunner, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
+import { createExecutions, type Executions } from './resources/executions/index.js';
+import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createInterfaces, type Interfaces } from './resources/interfaces/index.js';
 import { createAgents, type Agents } from './resources/agents/index.js';
 import { createKnowledge, type Knowledge } from './resources/knowledge/index.js';
@@ -12,6 +16,8 @@ import { createTables, executionsTable, type Tables } from './resources/tables/i
 import { createProjects, type Projects } from './resources/projects/index.js';
 import { createVoiceAgents, type VoiceAgents } from './resources/voice-agents/index.js';
 import { openStorage, type Storage, type Storages } from './storage/index.js';
+import { createCluster, type Cluster } from './cluster/index.js';
+import type { ExecutionQueue } from './queue/index.js';
 import { createCapture, type Capture } from './triggers/capture.js';
 import { createIntake, type Intake } from './triggers/intake.js';
 
@@ -38,6 +44,14 @@ export interface Weir {
   nodes: NodeRegistry;
   env: Record<string, string | undefined>;
   workflows: Workflows;
+  /** Execution records (`cloud:executions`): `list({ workflowId, limit })` newest first, `get(id)`. */
+  executions: Executions;
+  /** The flow executor (`executor.run({ workflow, input, trigger })`) and its lifecycle hooks. */
+  executor: Executor;
+  /** Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`. */
+  run(ref: string, input?: unknown, options?: WeirRunOptions): Promise<ExecutionRecord>;
+  /** The isolated JavaScript sandbox of Code nodes (QuickJS, loaded on first use). */
+  sandbox: Sandbox;
   interfaces: Interfaces;
   /** SQL tables (`user.*`, SQLite under the home by default) and read-only system tables. */
   tables: Tables;
@@ -60,6 +74,10 @@ export interface Weir {
   intake: Intake;
   /** Runs a published flow for a server-side caller, input checked against its `inputParams`; resolves to its result. */
   executeFlow(nameOrId: string, input?: unknown): Promise<unknown>;
+  /** Redis coordination of several hosts (schedule slot claims, publish propagation); null on one host. */
+  cluster: Cluster | null;
+  /** Set by `weir serve` when `queue` is configured: triggers enqueue executions instead of running them here. */
+  queue?: ExecutionQueue;
   /** Closes storage drivers and anything else the instance opened. */
   close(): Promise<void>;
 }
@@ -90,7 +108,15 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   } as Weir;
   // Each subsystem attaches itself here, one line each, in dependency order. Managers are cheap to create:
   // heavy libraries (SQLite, the sandbox, browsers) load on first use.
-  weir.workflows = createWorkflows({ storage, nodes, bus });
+  weir.cluster = createCluster({ config, bus });
+  closers.push(() => weir.cluster?.close());
+  const expressions = createExpressions();
+  const flowConfigChecks = [flowChecks({ nodes, expressions })];
+  weir.workflows = createWorkflows({ storage, nodes, bus, checks: flowConfigChecks });
+  weir.executions = createExecutions({ storage, config: config.executions });
+  weir.sandbox = createSandbox(config.sandbox);
+  weir.executor = createWeirExecutor(weir, expressions, flowConfigChecks);
+  weir.run = createRunner(weir);
   weir.interfaces = createInterfaces({ storage, bus });
   const blobs = { home: options.home, config, injected: !!options.storage?.cloud };
   weir.tables = createTables({ home: options.home, config, system: [executionsTable(weir)] });
@@ -98,7 +124,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   weir.kv = createKv({ storage });
   weir.objects = createObjects({ storage, dir: blobDir(blobs, 'objects') });
   weir.secrets = createSecrets({ storage, home: options.home, env: weir.env });
-  weir.knowledge = createKnowledge({ storage, config, dir: blobDir(blobs, 'knowledge') });
+  weir.knowledge = createKnowledge({ storage, config, home: options.home, dir: blobDir(blobs, 'knowledge') });
   weir.agents = createAgents({ storage });
   weir.projects = createProjects({ weir });
   weir.voiceAgents = createVoiceAgents({ storage, config, workflows: weir.workflows, secrets: () => weir.secrets.values() });

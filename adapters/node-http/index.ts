@@ -3,12 +3,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WeirError } from '../../src/errors.js';
 import { errorResponse } from '../../src/host/error-response.js';
-import { createHost, type Host, type HostOptions } from '../../src/host/index.js';
+import { createHost, type Host, type HostOptions, type HostRequest } from '../../src/host/index.js';
+import { DEFAULT_PORT } from '../../src/host/serve-info.js';
 import type { Weir } from '../../src/weir.js';
 import { DEFAULT_MAX_BODY, readBody } from './body.js';
 import { sendResponse, toHostRequest } from './transport.js';
 
 export { readBody, DEFAULT_MAX_BODY } from './body.js';
+export { DEFAULT_PORT };
 
 /** Options of {@link createListener}. */
 export interface ListenerOptions extends HostOptions {
@@ -57,11 +59,9 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
       } else res.destroy();
       return;
     }
-    const abort = new AbortController();
-    res.once('close', () => res.writableFinished || abort.abort());
     try {
       await ready;
-      const out = await host.handle(toHostRequest(req, rawBody, { publicUrl, signal: abort.signal }));
+      const out = await host.handle(withSignal(toHostRequest(req, rawBody, { publicUrl }), res));
       if (!res.destroyed) sendResponse(res, out, closing ? { connection: 'close' } : undefined);
     } catch (err) {
       if (!res.headersSent && !res.destroyed) sendResponse(res, errorResponse(err, options.onError));
@@ -92,6 +92,26 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   return listener;
 }
 
+/** Adds `signal` (aborted when the client goes away first), made only if a route asks for it. */
+function withSignal(hostReq: HostRequest, res: ServerResponse): HostRequest {
+  let abort: AbortController | undefined;
+  let gone = false;
+  res.once('close', () => {
+    gone = !res.writableFinished;
+    if (gone) abort?.abort();
+  });
+  return Object.defineProperty(hostReq, 'signal', {
+    enumerable: true,
+    get() {
+      if (!abort) {
+        abort = new AbortController();
+        if (gone) abort.abort();
+      }
+      return abort.signal;
+    },
+  });
+}
+
 /** Options of {@link serve}. */
 export interface ServeOptions extends ListenerOptions {
   /** Port (default 8787; 0 picks a free one). */
@@ -115,8 +135,6 @@ export interface Serving {
   /** Stops accepting, finishes requests and executions in flight, then resolves. */
   close(): Promise<void>;
 }
-
-export const DEFAULT_PORT = 8787;
 
 /**
  * Starts an HTTP(S) server for a weir instance: webhooks, interface events, deployed interfaces and every

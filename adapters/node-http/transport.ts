@@ -21,7 +21,7 @@ export function flatHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 /** The transport-free request of a node:http request whose body has been read. */
-export function toHostRequest(req: IncomingMessage, rawBody: Buffer, extra: Pick<HostRequest, 'publicUrl' | 'signal'>): HostRequest {
+export function toHostRequest(req: IncomingMessage, rawBody: Buffer, extra: Pick<HostRequest, 'publicUrl'>): HostRequest {
   const { path, query } = splitUrl(req.url ?? '/');
   return { method: req.method ?? 'GET', path, query, headers: flatHeaders(req), rawBody, remoteAddress: req.socket.remoteAddress, ...extra };
 }

@@ -4,7 +4,7 @@ import type { InterfaceFolder } from '../resources/interfaces/index.js';
 import { newToken } from '../util/ids.js';
 import type { Weir } from '../weir.js';
 import { findChromium } from './browser.js';
-import { removeRecord, serverFiles, serversDir, writeRecord, type ServerRecord } from './registry.js';
+import { findServer, removeRecord, serverFiles, serversDir, writeRecord, type ServerRecord } from './registry.js';
 import { startDevServer } from './server.js';
 import { openWebview } from './webview.js';
 
@@ -20,6 +20,12 @@ export interface PreviewProcessOptions {
   stopped: Promise<unknown>;
 }
 
+/** One preview per interface and home: a second start is refused, naming the running one. */
+async function refuseSecond(home: string, name: string): Promise<void> {
+  const running = await findServer(home, name);
+  if (running && running.pid !== process.pid) throw new WeirError('EXISTS', `a preview of "${name}" already runs at ${running.url} (pid ${running.pid})`);
+}
+
 /**
  * The body of a preview process (`weir preview <id> --foreground`): a dev server for the interface folder,
  * a headless Chromium page kept open on it, and the record under `<home>/devservers/` that CLI calls find
@@ -31,6 +37,7 @@ export async function runPreview(options: PreviewProcessOptions): Promise<Server
   const { weir, home, folder, log } = options;
   const name = folder.manifest.name;
   const files = serverFiles(home, name);
+  await refuseSecond(home, name);
   const executablePath = findChromium(options.env);
   // Records hold the control secret: only the owner may read them.
   await mkdir(serversDir(home), { recursive: true, mode: 0o700 });
@@ -70,6 +77,12 @@ export async function runPreview(options: PreviewProcessOptions): Promise<Server
     startedAt: new Date().toISOString(),
     secret,
   };
+  try {
+    await refuseSecond(home, name); // another start may have won the race while this one started
+  } catch (err) {
+    await Promise.all([view.close(), dev.close(), host.close()]);
+    throw err;
+  }
   await writeRecord(home, record);
   log(`preview of ${name} at ${dev.url} (pid ${process.pid}, browser pid ${view.browserPid ?? '?'})`);
   await options.stopped;

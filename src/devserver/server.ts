@@ -120,6 +120,11 @@ export async function startDevServer(options: DevServerOptions) {
     const want = decodeURIComponent(path.slice(1));
     const name = want === '' || want.endsWith('/') ? `${want}index.html` : want;
     const file = files.get(name) ?? (/\.[^/]+$/.test(name) ? undefined : files.get('index.html'));
+    if (!file && name === 'favicon.ico') {
+      // Browsers ask for it on every page; an interface without one should not log a 404 each time.
+      res.writeHead(204);
+      return res.end();
+    }
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       return res.end(`not found: ${name}\n`);

@@ -65,8 +65,13 @@ export async function followFile(file: string, options: FollowOptions): Promise<
     await step();
     if (!options.alive()) return step();
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, options.intervalMs ?? 200);
-      options.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      const done = () => {
+        clearTimeout(t);
+        options.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const t = setTimeout(done, options.intervalMs ?? 200);
+      options.signal.addEventListener('abort', done, { once: true });
     });
   }
 }

@@ -126,7 +126,7 @@ export async function openWebview(options: WebviewOptions) {
         case 'url':
           return { url: p.url() };
         case 'nav': {
-          const target = new URL(req.url, p.url().startsWith('http') ? p.url() : options.url).href;
+          const target = new URL(req.url, options.url).href;
           await p.goto(target, { timeout, waitUntil: 'load' }).catch((e) => Promise.reject(new WeirError('PROVIDER', `cannot open ${target}: ${(e as Error).message.split('\n')[0]}`)));
           lastUrl = target;
           return { url: p.url() };

@@ -8,6 +8,7 @@ import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
 import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, RunOptions, RunState } from './types.js';
 import { walk } from './walk.js';
+import { createClock } from '../util/clock.js';
 
 export interface ExecutorOptions {
   nodes: NodeRegistry;
@@ -38,6 +39,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
   const byConfig = new WeakMap<FlowConfig, Graph>();
   const byHash = new Map<string, Graph>();
   const baseEnv = Object.freeze({ ...env });
+  const now = createClock();
 
   function graphFor(workflow: RunOptions['workflow']): Graph {
     let graph = byConfig.get(workflow.config);
@@ -55,7 +57,6 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
   async function run(options: RunOptions): Promise<ExecutionRecord> {
     const { workflow } = options;
     const graph = graphFor(workflow);
-    const controller = new AbortController();
     const record: ExecutionRecord = {
       id: options.executionId ?? newExecutionId(),
       workflowId: workflow.id,
@@ -66,11 +67,22 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       input: options.input ?? {},
       nodes: {},
       result: null,
-      startedAt: new Date().toISOString(),
+      startedAt: now(),
       finishedAt: null,
     };
-    const state: RunState = { record, options, env: baseEnv, mask: (v) => v, signal: controller.signal };
-    const stop = (reason: WeirError) => controller.abort(reason);
+    // The AbortController is made on first use: creating one costs microseconds, and a run of synchronous
+    // nodes that neither fails nor is cancelled never needs it.
+    let controller: AbortController | undefined;
+    const state: RunState = {
+      record,
+      options,
+      env: baseEnv,
+      mask: (v) => v,
+      get signal() {
+        return (controller ??= new AbortController()).signal;
+      },
+    };
+    const stop = (reason: WeirError) => (controller ??= new AbortController()).abort(reason);
     const onCancel = () => {
       state.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
       stop(new WeirError('CANCELLED', 'execution cancelled'));
@@ -97,14 +109,14 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     const log = (nodeId: string, message: string, data?: unknown) =>
       bus.emit('execution:log', state.mask({ executionId: record.id, workflowId: workflow.id, nodeId, message, ...(data === undefined ? {} : { data }) }));
     try {
-      const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log });
+      const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log, now });
       const failure = state.failure;
       record.status = failure ? (failure.code === 'CANCELLED' && !failure.node ? 'cancelled' : 'error') : 'success';
       if (failure) record.error = failure;
       else record.result = state.answer ? state.answer.body : last ? record.nodes[last].data : null;
     } finally {
       options.signal?.removeEventListener('abort', onCancel);
-      record.finishedAt = new Date().toISOString();
+      record.finishedAt = now();
     }
     await callHooks(hooks['execution:end'], state);
     const { status, error, finishedAt } = state.record;

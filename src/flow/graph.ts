@@ -26,6 +26,8 @@ export interface GraphNode {
 export interface Graph {
   nodes: GraphNode[];
   trigger: number;
+  /** `inCount` of every node, copied per run as the countdown of edges still to settle. */
+  inCounts: Int32Array;
 }
 
 /**
@@ -66,5 +68,5 @@ export function buildGraph(config: FlowConfig, registry: NodeRegistry, expressio
     source.out.push(source.def.handles && e.sourceHandle !== undefined ? { target, handle: String(e.sourceHandle) } : { target });
     nodes[target].inCount++;
   }
-  return { nodes, trigger };
+  return { nodes, trigger, inCounts: Int32Array.from(nodes, (n) => n.inCount) };
 }

@@ -14,9 +14,10 @@ export interface WalkDeps {
   /** Stops the run: aborts the signal every running node holds. */
   stop(reason: WeirError): void;
   log(nodeId: string, message: string, data?: unknown): void;
+  /** The executor's clock (ISO timestamps). */
+  now(): string;
 }
 
-const now = () => new Date().toISOString();
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 const hasListeners = (bus: WeirBus, type: string) => !!(bus.all.get(type)?.length || bus.all.get('*')?.length);
 
@@ -35,7 +36,8 @@ export function errorInfo(err: unknown): ErrorInfo {
 export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ last: string | null }> {
   const { nodes } = graph;
   const records = run.record.nodes;
-  const remaining = Int32Array.from(nodes, (n) => n.inCount);
+  const { now } = deps;
+  const remaining = graph.inCounts.slice();
   const live = new Uint8Array(nodes.length);
   const inbox: unknown[] = new Array(nodes.length);
   const inboxFrom: Array<string | undefined> = new Array(nodes.length);
@@ -124,7 +126,10 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
         node: node.info,
         env: run.env,
         log: (message, data) => deps.log(id, message, data),
-        signal: run.signal,
+        // A getter: the run's AbortController is made only when someone needs its signal.
+        get signal() {
+          return run.signal;
+        },
         services: deps.services,
         execution: deps.facade,
       };

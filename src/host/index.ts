@@ -1,4 +1,5 @@
 import { cloudProbe, createFreshness } from '../triggers/changes.js';
+import { slotClaim } from '../cluster/slots.js';
 import { createScheduler, type Clock, type Scheduler } from '../triggers/schedule.js';
 import type { Weir } from '../weir.js';
 import { createHandler } from './handle.js';
@@ -47,7 +48,7 @@ export interface Host {
 export function createHost(weir: Weir, options: HostOptions = {}): Host {
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`weir: ${(err as Error)?.stack ?? err}\n`));
   const handler = createHandler(routes, { onError });
-  const scheduler = options.schedules === false ? null : createScheduler({ weir, runner: weir.intake.runner, clock: options.clock });
+  const scheduler = options.schedules === false ? null : createScheduler({ weir, runner: weir.intake.runner, clock: options.clock, claim: slotClaim(weir) });
   const stops: Array<() => void> = [];
 
   /** Runs scheduler syncs one at a time; a request during a sync runs one more afterwards. */
@@ -78,8 +79,8 @@ export function createHost(weir: Weir, options: HostOptions = {}): Host {
     const fresh = createFreshness(cloudProbe(weir.storage, ['workflows']));
     let seen: number | null = null;
     let polls = 0;
-    const timer = setInterval(async () => {
-      const gen = await fresh.check().catch(() => null);
+    const timer = setInterval(() => {
+      const gen = fresh.check();
       // Without a probe (non-fs storage) re-read every tenth tick; cluster hosts also get bus events.
       if (gen === null ? ++polls % 10 === 0 : gen !== seen) sync();
       seen = gen;
@@ -92,6 +93,8 @@ export function createHost(weir: Weir, options: HostOptions = {}): Host {
     handle: (req) => handler(weir, req),
     owns: handler.owns,
     async start() {
+      // Other hosts' publish/unpublish events reach this bus (schedules re-sync at once).
+      await weir.cluster?.follow();
       const replayed = await weir.intake.start();
       if (scheduler) {
         await scheduler.sync();

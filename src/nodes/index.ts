@@ -7,6 +7,21 @@ import {
   smsReceivedTrigger,
   webhookTrigger,
 } from './triggers/simple.js';
+import { callFlowNode } from './call-flow.js';
+import { codeNode } from './code.js';
+import { conditionNode } from './condition.js';
+import { delayNode } from './delay.js';
+import { httpRequestNode } from './http-request.js';
+import { respondNode } from './respond.js';
+import { setNode } from './set.js';
+import { knowledgeSearchNode } from './resources/knowledge-search.js';
+import { kvDeleteNode } from './resources/kv-delete.js';
+import { kvGetNode } from './resources/kv-get.js';
+import { kvSetNode } from './resources/kv-set.js';
+import { storageGetNode } from './resources/storage-get.js';
+import { storagePutNode } from './resources/storage-put.js';
+import { tableInsertNode } from './resources/table-insert.js';
+import { tableQueryNode } from './resources/table-query.js';
 
 export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './define.js';
 
@@ -18,6 +33,21 @@ export const builtinNodes: NodeDefinition<any>[] = [
   interfaceEventTrigger,
   inboundCallTrigger,
   smsReceivedTrigger,
+  setNode,
+  codeNode,
+  conditionNode,
+  respondNode,
+  httpRequestNode,
+  delayNode,
+  callFlowNode,
+  kvGetNode,
+  kvSetNode,
+  kvDeleteNode,
+  tableQueryNode,
+  tableInsertNode,
+  storageGetNode,
+  storagePutNode,
+  knowledgeSearchNode,
 ];
 
 /** Node types by name. */

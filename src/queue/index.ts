@@ -24,8 +24,12 @@ export interface WorkOptions {
 
 /** The execution queue (BullMQ on Redis) of a cluster. */
 export interface ExecutionQueue {
-  /** Enqueues an execution (job id = execution id, so a duplicate is not run twice) and resolves once it is stored in Redis. */
-  submit(request: RunOptions): Promise<{ executionId: string; done: Promise<ExecutionRecord> }>;
+  /**
+   * Enqueues an execution (job id = execution id, so a duplicate is not run twice) and resolves once it is
+   * stored in Redis. `done` settles with the record the worker reports; with `wait: false` nobody is told
+   * (a caller answered at once) and `done` is null.
+   */
+  submit(request: RunOptions, options?: { wait?: boolean }): Promise<{ executionId: string; done: Promise<ExecutionRecord> | null }>;
   /** Like the executor's `run`: enqueues, then resolves with the record the worker reports; Respond answers reach `onRespond`. */
   run(request: RunOptions): Promise<ExecutionRecord>;
   /** Starts taking jobs on this process with `concurrency` at once. */
@@ -63,10 +67,10 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
   const replies = createReplies(cluster);
   let worker: Worker | undefined;
 
-  const submit: ExecutionQueue['submit'] = async (request) => {
-    const executionId = request.executionId ?? newId('ex');
-    const waiting = await replies.expect(executionId, request.onRespond);
-    const job: RunJob = { executionId, workflow: request.workflow, input: request.input, trigger: request.trigger, replyTo: replies.channel };
+  const submit: ExecutionQueue['submit'] = async (request, { wait = true } = {}) => {
+    const executionId = request.executionId ?? newId('exec');
+    const waiting = wait ? await replies.expect(executionId, request.onRespond) : null;
+    const job: RunJob = { executionId, workflow: request.workflow, input: request.input, trigger: request.trigger, ...(waiting ? { replyTo: replies.channel } : {}) };
     try {
       await queue.add('run', job, {
         jobId: executionId,
@@ -76,16 +80,16 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
         removeOnFail: { age: 7 * 86400 },
       });
     } catch (err) {
-      waiting.cancel();
+      waiting?.cancel();
       throw new WeirError('UNAVAILABLE', `cannot enqueue execution ${executionId}: ${(err as Error).message}`, { cause: err });
     }
-    return { executionId, done: waiting.done };
+    return { executionId, done: waiting?.done ?? null };
   };
 
   return {
     submit,
     async run(request) {
-      return (await (await submit(request)).done);
+      return (await (await submit(request)).done)!;
     },
     work(work) {
       if (worker) return;

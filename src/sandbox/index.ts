@@ -43,7 +43,9 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32 }: SandboxOptions = 
     (loading ??= (async () => {
       const q = await import('quickjs-emscripten');
       const wasmMemory = new WebAssembly.Memory({ initial: BASE_MEMORY / PAGE, maximum: Math.ceil((BASE_MEMORY + memoryMb * MB) / PAGE) });
-      return q.newQuickJSWASMModuleFromVariant(q.newVariant(q.RELEASE_SYNC, { wasmMemory, emscriptenModule: { printErr: () => {} } }));
+      // printErr (honoured by Emscripten, missing from the types) keeps a broken instance's abort off stderr.
+      const emscriptenModule = { printErr: () => {} } as object;
+      return q.newQuickJSWASMModuleFromVariant(q.newVariant(q.RELEASE_SYNC, { wasmMemory, emscriptenModule }));
     })());
 
   return {

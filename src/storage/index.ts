@@ -74,5 +74,11 @@ async function loadDriver(spec: MountConfig, home: string | undefined, mount: Mo
       cause: err,
     });
   }
+  if (name === 'redis') {
+    // unstorage's redis driver lists keys with SCAN at Redis's default of 10 keys a call (a listing of a
+    // few thousand records would take hundreds of round trips), and sends each command in its own write.
+    options.scanCount ??= 1000;
+    options.enableAutoPipelining ??= true;
+  }
   return factory(options);
 }

@@ -1,51 +1,56 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Storages } from '../storage/index.js';
 
 /**
  * Tells whether watched storage prefixes changed. `signature()` returns a string that stays equal while
  * nothing changed, or null when this storage cannot tell cheaply (callers then read through, uncached).
- * A Redis deployment can plug in a pub/sub-fed probe with the same shape.
+ * It is synchronous so the hot path pays no round trip; a Redis deployment can plug in a probe fed by
+ * pub/sub (a counter bumped per message) with the same shape.
  */
 export interface ChangeProbe {
-  signature(): Promise<string | null>;
+  signature(): string | null;
 }
 
 /** File timestamps are coarse (a clock tick); a directory changed this recently is not trusted yet. */
-const SETTLE_NS = 1_000_000_000n;
+const SETTLE_MS = 1000;
+/** One stat round serves every request handled within this long (they all arrived before it ran). */
+const REUSE_MS = 1;
 
 /**
  * A probe over directories of the embedded fs driver: any create, replace (atomic rename) or delete of a
- * record changes its directory's mtime. One `stat` per directory answers "did anything change?", so a
- * host can cache published flows and still see another process's `publish` on the very next request.
+ * record changes its directory's mtime, so one `stat` per directory answers "did anything change?" and a
+ * host can cache published flows yet see another process's `publish` on the very next request.
  * Within a second of a change the timestamp may not have moved for a second write in the same clock tick,
  * so a recent mtime yields a fresh signature every time (callers reload until it settles).
  * @example
  * const probe = fsProbe(['/srv/weir/cloud/workflows'])
- * const before = await probe.signature()
+ * const before = probe.signature()
  */
 export function fsProbe(dirs: string[]): ChangeProbe {
   let unsettled = 0;
+  let memo: string | null = null;
+  let memoAt = -Infinity;
+  const one = (dir: string, now: number): string => {
+    const s = statSync(dir, { throwIfNoEntry: false });
+    if (!s) return '-';
+    return now - s.mtimeMs < SETTLE_MS ? `~${++unsettled}` : String(s.mtimeMs);
+  };
   return {
-    async signature() {
-      const now = BigInt(Date.now()) * 1_000_000n;
-      const parts = await Promise.all(
-        dirs.map(async (dir) => {
-          try {
-            const s = await stat(dir, { bigint: true });
-            return now - s.mtimeNs < SETTLE_NS ? `~${++unsettled}` : String(s.mtimeNs);
-          } catch {
-            return '-';
-          }
-        }),
-      );
-      return parts.join(':');
+    signature() {
+      const t = performance.now();
+      if (memo !== null && t - memoAt < REUSE_MS) return memo;
+      const now = Date.now();
+      memo = dirs.map((d) => one(d, now)).join(':');
+      memoAt = t;
+      return memo;
     },
   };
 }
 
 /** A probe that cannot tell: every read goes to storage. */
-export const noProbe: ChangeProbe = { signature: async () => null };
+export const noProbe: ChangeProbe = { signature: () => null };
 
 /**
  * The probe for prefixes of the `cloud` mount: the fs probe when the mount is weir's own fs driver,
@@ -60,38 +65,20 @@ export function cloudProbe(storage: Storages, prefixes: string[]): ChangeProbe {
 }
 
 /**
- * Turns a probe into generations. `check()` resolves once a probe that started after the call has
- * finished, with the generation number of the data as it is now (it grows on every change), or null when
- * the probe cannot tell. Concurrent calls share probes: at most one runs and one waits.
+ * Turns a probe into generations: `check()` returns a number that grows on every change, or null when
+ * the probe cannot tell.
  * @example
- * const gen = await fresh.check(); if (gen !== cachedGen) reload()
+ * const gen = fresh.check(); if (gen !== cachedGen) reload()
  */
-export function createFreshness(probe: ChangeProbe): { check(): Promise<number | null> } {
+export function createFreshness(probe: ChangeProbe): { check(): number | null } {
   let generation = 0;
   let last: string | null = null;
-  let running: Promise<number | null> | null = null;
-  let queued: Promise<number | null> | null = null;
-
-  const start = (): Promise<number | null> => {
-    queued = null;
-    running = probe
-      .signature()
-      .then((sig) => {
-        if (sig === null || sig !== last) generation++;
-        last = sig;
-        return sig === null ? null : generation;
-      })
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-
   return {
     check() {
-      if (!running) return start();
-      queued ??= running.then(start, start);
-      return queued;
+      const sig = probe.signature();
+      if (sig === null || sig !== last) generation++;
+      last = sig;
+      return sig === null ? null : generation;
     },
   };
 }

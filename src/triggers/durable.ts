@@ -1,12 +1,15 @@
 import { createDedupe, type Answer, type Dedupe } from './dedupe.js';
-import { createJournal, type Journal, type JournalRecord } from './journal.js';
+import { createJournal, type Journal, type JournalRecord, type Position } from './journal.js';
 
 /** A webhook delivery accepted with `respondImmediately: true`: run later (or again after a crash) under `id`. */
 export interface Delivery {
   /** The execution id given to the caller. */
   id: string;
   workflowId: string;
-  input: unknown;
+  /** The input, or nothing when it waits on disk only (read back with `deliveries.input`). */
+  input?: unknown;
+  /** Where its journal record lies (durable deliveries only). */
+  pos?: Position;
   /** Accepted at (ms since the epoch). */
   at: number;
 }
@@ -24,22 +27,29 @@ export interface DeliveriesOptions {
 export interface Deliveries {
   /** The idempotency index (answers restored from the journal at open). */
   dedupe: Dedupe;
+  /** True when deliveries survive a restart (the weir has a home). */
+  durable: boolean;
   /** Opens the journal and returns the deliveries that were accepted but never finished. */
   open(): Promise<Delivery[]>;
   /** Records a delivery; resolves once it is on disk (then, and only then, may the caller get its 200). */
   accept(delivery: Delivery, idempotency?: { key: string; exp: number }): Promise<void>;
-  /** Marks a delivery's execution as finished. */
-  finish(id: string): void;
+  /** The input of a delivery, read back from the journal when it is not held in memory. */
+  input(delivery: Delivery): Promise<unknown>;
+  /** Marks a delivery's execution as finished: its journal segment may go. */
+  finish(delivery: Delivery): void;
   /** Records the answer of a waited-for delivery for its idempotency key; resolves once on disk. */
   remember(key: string, answer: Answer, exp: number): Promise<void>;
-  /** Flushes and closes the journal. */
+  /** Flushes and closes the journal; unfinished deliveries stay in it for the next start. */
   close(): Promise<void>;
 }
 
+/** Replayed deliveries whose input is kept in memory; the rest is read back from disk when it runs. */
+const KEEP_INPUTS = 1000;
+
 /**
  * Durable delivery over the journal: `{k:'d'}` records for accepted deliveries (with their idempotency key),
- * `{k:'x'}` when their execution ends, `{k:'a'}` for remembered answers. Compaction keeps the unfinished
- * deliveries and the answers still inside their dedupe window; everything else is dropped.
+ * `{k:'x'}` when their execution ends, `{k:'a'}` for remembered answers. A delivery pins its segment until
+ * it finishes; answers inside their dedupe window are carried into each new segment.
  * @example
  * const deliveries = createDeliveries({ dir: join(home, 'journal') })
  * for (const d of await deliveries.open()) start(d)
@@ -48,38 +58,35 @@ export interface Deliveries {
 export function createDeliveries(options: DeliveriesOptions): Deliveries {
   const now = options.now ?? Date.now;
   const dedupe = createDedupe({ now });
-  const pending = new Map<string, JournalRecord>();
   let journal: Journal | null = null;
   let opening: Promise<Delivery[]> | null = null;
 
-  /** Folds records by id (order-free): a delivery is pending unless a done mark for it exists anywhere. */
-  function fold(records: JournalRecord[]): Delivery[] {
+  /** Folds records by id, order-free: a delivery is unfinished unless a done mark for it exists anywhere. */
+  function fold(entries: Array<{ record: JournalRecord; pos: Position }>): Delivery[] {
     const done = new Set<string>();
-    const found = new Map<string, JournalRecord>();
-    for (const r of records) {
+    const found = new Map<string, { record: JournalRecord; pos: Position }>();
+    for (const e of entries) {
+      const r = e.record;
       if (r.k === 'x') done.add(r.id as string);
-      else if (r.k === 'd') found.set(r.id as string, r);
+      else if (r.k === 'd') found.set(r.id as string, e);
       else if (r.k === 'a') dedupe.restore(r.key as string, r.res as Answer, r.exp as number);
     }
     const out: Delivery[] = [];
-    for (const r of found.values()) {
+    for (const { record: r, pos } of found.values()) {
       if (typeof r.key === 'string') dedupe.restore(r.key, { status: 200, body: { executionId: r.id } }, r.exp as number);
       if (done.has(r.id as string)) continue;
-      pending.set(r.id as string, r);
-      out.push({ id: r.id as string, workflowId: r.wf as string, input: r.in, at: r.at as number });
+      journal!.pin(pos.segment);
+      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, ...(out.length < KEEP_INPUTS ? { input: r.in } : {}) });
     }
     return out;
   }
 
-  const live = (): JournalRecord[] => [...pending.values(), ...dedupe.live()];
-
-  async function ensureOpen(): Promise<Delivery[]> {
-    if (!options.dir) return [];
+  function ensureOpen(): Promise<Delivery[]> {
+    if (!options.dir) return Promise.resolve([]);
     opening ??= (async () => {
-      const j = createJournal({ dir: options.dir!, live, onAdopted: (records) => options.onOrphans?.(fold(records)) });
-      const replay = fold(await j.open());
-      journal = j;
-      await j.compact();
+      journal = createJournal({ dir: options.dir!, live: () => dedupe.live(), onAdopted: (records) => options.onOrphans?.(fold(records)) });
+      const replay = fold(await journal.open());
+      await journal.rotate();
       return replay;
     })();
     return opening;
@@ -87,25 +94,26 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
 
   return {
     dedupe,
+    durable: !!options.dir,
     open: ensureOpen,
     async accept(delivery, idempotency) {
       if (!options.dir) return;
-      if (!journal) await ensureOpen();
-      const record: JournalRecord = { k: 'd', id: delivery.id, wf: delivery.workflowId, in: delivery.input, at: delivery.at, ...(idempotency ?? {}) };
-      pending.set(delivery.id, record);
-      try {
-        await journal!.append(record);
-      } catch (err) {
-        pending.delete(delivery.id);
-        throw err;
-      }
+      await ensureOpen();
+      const record: JournalRecord = { k: 'd', id: delivery.id, wf: delivery.workflowId, in: delivery.input, at: delivery.at, ...idempotency };
+      delivery.pos = await journal!.append(record, { pin: true });
     },
-    finish(id) {
-      if (pending.delete(id)) journal?.note({ k: 'x', id });
+    async input(delivery) {
+      if (delivery.input !== undefined || !delivery.pos || !journal) return delivery.input;
+      return (await journal.read(delivery.pos)).in;
+    },
+    finish(delivery) {
+      if (!delivery.pos || !journal) return;
+      journal.note({ k: 'x', id: delivery.id });
+      journal.unpin(delivery.pos.segment);
     },
     async remember(key, answer, exp) {
       if (!options.dir) return;
-      if (!journal) await ensureOpen();
+      await ensureOpen();
       await journal!.append({ k: 'a', key, res: answer, exp });
     },
     async close() {

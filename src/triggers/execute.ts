@@ -1,4 +1,4 @@
-import { WeirError } from '../errors.js';
+import type { ErrorInfo, ExecutionRecord, RespondAnswer } from '../flow/types.js';
 import { errorResponse } from '../host/error-response.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
 import { newId } from '../util/ids.js';
@@ -7,41 +7,43 @@ import type { Answer } from './dedupe.js';
 import type { Runner } from './runner.js';
 
 /** The part of an execution record the triggers read. */
-export interface FinishedRecord {
-  id: string;
-  status: string;
-  result?: unknown;
-  error?: { code?: string; message?: string; status?: number };
-}
+export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
 
 /** A Respond node's answer as the executor reports it. */
-export interface RespondEvent {
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type RespondEvent = Partial<RespondAnswer>;
 
 /** What the triggers ask of the executor (`weir.executor.run`). */
 export interface StartOptions {
   workflow: PublishedWorkflow;
   input: unknown;
-  trigger: 'webhook' | 'schedule' | 'interface';
+  trigger: 'webhook' | 'schedule' | 'interface' | 'sms' | 'call';
   executionId?: string;
   onRespond?(r: RespondEvent): void;
 }
 
-/** Runs a published flow through the executor. */
+/** The executor's run options for a trigger's start. */
+const runRequest = (o: StartOptions) => ({
+  workflow: { id: o.workflow.id, name: o.workflow.name, version: o.workflow.version, config: o.workflow.config },
+  input: o.input,
+  trigger: o.trigger,
+  executionId: o.executionId,
+  onRespond: o.onRespond,
+});
+
+/** Runs a published flow through the executor, or through the execution queue when the host has one. */
 export async function startExecution(weir: Weir, o: StartOptions): Promise<FinishedRecord> {
-  const executor = (weir as { executor?: { run(opts: unknown): Promise<FinishedRecord> } }).executor;
-  if (!executor) throw new WeirError('UNAVAILABLE', 'this weir instance has no executor');
-  const { workflow: w } = o;
-  return executor.run({
-    workflow: { id: w.id, name: w.name, version: w.version, config: w.config },
-    input: o.input,
-    trigger: o.trigger,
-    executionId: o.executionId,
-    onRespond: o.onRespond,
-  });
+  const request = runRequest(o);
+  return weir.queue ? weir.queue.run(request) : weir.executor.run(request);
+}
+
+/**
+ * Puts a run on the host's execution queue without waiting for it: resolves once the job is stored in
+ * Redis (the durable record that any worker runs). A given `executionId` is the job id, so the same id
+ * enqueued twice, from any host, runs once.
+ */
+export async function enqueueExecution(weir: Weir, o: StartOptions & { executionId: string }): Promise<void> {
+  if (!weir.queue) throw new Error('enqueueExecution needs a host with an execution queue');
+  await weir.queue.submit(runRequest(o), { wait: false });
 }
 
 /** The answer of a finished execution that reached no Respond node: its result, or its error. */

@@ -19,8 +19,8 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * A read cache of what the hot path needs (token -> flow, published configs, capture sessions), valid as
- * long as the storage probe reports no change. Each lookup waits for a probe begun after it arrived, so a
- * `publish`, `delete --unpublish` or `webhook-listen` by another process is seen by the next request.
+ * long as the storage probe reports no change. The probe runs when a request is handled, so a `publish`,
+ * `delete --unpublish` or `webhook-listen` by another process is seen by the next request.
  * @example
  * const index = createFlowIndex({ weir })
  * const hit = await index.byToken(token) // { id, published } or null
@@ -34,7 +34,7 @@ export function createFlowIndex(options: { weir: Weir; probe?: ChangeProbe }): F
   /** A cached loader: the value for `key` as of the current generation. */
   const cached = <T>(map: Map<string, unknown>, load: (key: string) => Promise<T>) =>
     async (key: string): Promise<T> => {
-      const gen = await fresh.check();
+      const gen = fresh.check();
       if (gen === null) return load(key);
       if (gen !== generation) {
         generation = gen;

@@ -1,85 +1,104 @@
-import { open, readdir, readFile, rename, rm, mkdir, utimes, stat, type FileHandle } from 'node:fs/promises';
+import { open, mkdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { adoptOrphans, heartbeat } from './journal-files.js';
 
 /** One journal record: any JSON object (the webhook intake writes deliveries, done marks and answers). */
 export type JournalRecord = Record<string, unknown>;
+
+/** Where a record lies: read it back with `journal.read(pos)`. */
+export interface Position {
+  segment: string;
+  offset: number;
+  length: number;
+}
 
 /** Options of {@link createJournal}. */
 export interface JournalOptions {
   /** Directory of the segment files (`<home>/journal`). */
   dir: string;
-  /** A segment larger than this is rotated at the next batch (default 8 MiB). */
+  /** A segment larger than this is closed at the next batch and a new one begun (default 8 MiB). */
   maxSegmentBytes?: number;
-  /**
-   * The records still needed, asked at each rotation: they are copied into the new segment and every older
-   * segment is deleted. This is the compaction: finished deliveries simply are not carried over.
-   */
+  /** Records to copy into each new segment (answers still inside their dedupe window). */
   live(): JournalRecord[];
-  /** Records of segments adopted after start (an owner that died while this host runs). */
-  onAdopted?(records: JournalRecord[]): void;
+  /** Records of segments adopted while running (an owner that died while this host runs). */
+  onAdopted?(records: Array<{ record: JournalRecord; pos: Position }>): void;
   /** How often to look for segments of dead owners, in ms (default 10000; 0 = only at open). */
   scanMs?: number;
 }
 
 /** An open append-only journal. */
 export interface Journal {
-  /** Adopts the segments of dead owners and returns their records (fold them by id: order across segments is not kept). Call once. */
-  open(): Promise<JournalRecord[]>;
-  /** Appends a record; resolves when the batch holding it is on disk (one fdatasync per batch). */
-  append(record: JournalRecord): Promise<void>;
+  /** Adopts the segments of dead owners; returns their records with positions (fold them by id). */
+  open(): Promise<Array<{ record: JournalRecord; pos: Position }>>;
+  /** Appends a record; resolves once the batch holding it is on disk (one fdatasync per batch). `pin` keeps its segment. */
+  append(record: JournalRecord, options?: { pin?: boolean }): Promise<Position>;
   /** Appends a record with the next batch without waiting for it (done marks: a lost one is harmless). */
   note(record: JournalRecord): void;
-  /** Rewrites the live records into a fresh segment and deletes the older ones. */
-  compact(): Promise<void>;
-  /** Flushes what is queued, closes the segment and stops the scans. */
+  /** Reads a record back. */
+  read(pos: Position): Promise<JournalRecord>;
+  /** Keeps a segment (it holds a record still needed) / lets it go: a closed segment with no pins is deleted. */
+  pin(segment: string): void;
+  unpin(segment: string): void;
+  /** Closes the current segment now (carrying the live records into a new one). */
+  rotate(): Promise<void>;
+  /** Flushes what is queued, closes the files and stops the timers. Pinned segments stay for the next start. */
   close(): Promise<void>;
 }
 
 interface Pending {
   line: string;
-  done?: { resolve(): void; reject(err: unknown): void };
+  pin?: boolean;
+  done?: { resolve(pos: Position): void; reject(err: unknown): void };
 }
 
 const HEARTBEAT_MS = 2000;
-const STALE_MS = 15000;
-const SEGMENT = /^(\d+)-([0-9a-f]+)\.a?\d+\.log$/;
 
 /**
  * An append-only journal with group commit. Records queue in memory; one writer turns each queue into one
  * `write` and one `fdatasync`, then releases every waiter of that batch, so a thousand concurrent appends
- * cost a handful of disk flushes. Segments are named `<pid>-<boot>.<seq>.log`; a host that starts (or a
- * periodic scan) adopts the segments of owners that are gone by renaming them to itself, which is atomic,
- * so two hosts never replay the same segment. A torn last line (a kill during a write) is skipped: its
- * append never resolved, so nobody was told it was stored.
+ * cost a handful of disk flushes. Compaction works by segments: each new segment starts with the live
+ * records (remembered answers), and a closed segment is deleted once nothing pins it (every delivery in it
+ * finished). Segments are named `<pid>-<boot>.<seq>.log`; a starting host (and a periodic scan) adopts the
+ * segments of owners that are gone by renaming them, which is atomic, so two hosts never replay one segment.
  * @example
- * const journal = createJournal({ dir: join(home, 'journal'), live: () => [...pending.values()] })
- * for (const r of await journal.open()) replay(r)
- * await journal.append({ k: 'd', id: 'ex_1', input })
+ * const journal = createJournal({ dir: join(home, 'journal'), live: () => dedupe.live() })
+ * for (const { record, pos } of await journal.open()) replay(record, pos)
+ * const pos = await journal.append({ k: 'd', id: 'ex_1', in: input }, { pin: true })
  */
 export function createJournal(options: JournalOptions): Journal {
   const { dir, maxSegmentBytes = 8 * 1024 * 1024, scanMs = 10000 } = options;
   const owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const lockFile = join(dir, `${owner}.lock`);
   let seq = 0;
+  let current = '';
   let fh: FileHandle | null = null;
   let size = 0;
-  let older: string[] = [];
   let queue: Pending[] = [];
   let writing: Promise<void> | null = null;
-  let forceRotate = false;
+  let rotateNext = false;
   let closed = false;
-  let timers: NodeJS.Timeout[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  const pins = new Map<string, number>();
+  /** Closed segments whose live records a later segment already holds: deletable once unpinned. */
+  const sealed = new Set<string>();
+  const unsealed = new Set<string>();
+  const readers = new Map<string, Promise<FileHandle>>();
 
-  const segmentName = (n: number) => `${owner}.${n}.log`;
-  let current = '';
+  async function drop(segment: string): Promise<void> {
+    sealed.delete(segment);
+    const reader = readers.get(segment);
+    readers.delete(segment);
+    await reader?.then((r) => r.close()).catch(() => {});
+    await rm(join(dir, segment), { force: true });
+  }
 
   async function openSegment(): Promise<void> {
     if (fh) {
       await fh.close();
-      older.push(current);
+      unsealed.add(current);
     }
-    current = segmentName(++seq);
+    current = `${owner}.${++seq}.log`;
     fh = await open(join(dir, current), 'a');
     size = 0;
     // The new file's directory entry must survive a power cut too, not only its contents.
@@ -87,35 +106,50 @@ export function createJournal(options: JournalOptions): Journal {
     await d.sync().finally(() => d.close());
   }
 
-  async function writeBatch(batch: Pending[]): Promise<void> {
-    let drop: string[] = [];
-    if (forceRotate || size > maxSegmentBytes) {
-      forceRotate = false;
+  async function writeBatch(batch: Pending[]): Promise<Position[]> {
+    let carried: string[] = [];
+    let sealing: string[] = [];
+    if (rotateNext || size > maxSegmentBytes) {
+      rotateNext = false;
       await openSegment();
-      drop = older;
-      older = [];
-      batch = [...options.live().map((r) => ({ line: `${JSON.stringify(r)}\n` })), ...batch];
+      sealing = [...unsealed];
+      unsealed.clear();
+      carried = options.live().map((r) => `${JSON.stringify(r)}\n`);
     }
-    const data = batch.map((p) => p.line).join('');
+    const lines = carried.concat(batch.map((p) => p.line));
+    const positions: Position[] = [];
+    let offset = size;
+    for (const line of lines) {
+      const length = Buffer.byteLength(line);
+      positions.push({ segment: current, offset, length: length - 1 });
+      offset += length;
+    }
+    const data = lines.join('');
     if (data) {
       await fh!.write(data);
-      size += Buffer.byteLength(data);
+      size = offset;
       await fh!.datasync();
     }
-    // The live records are now in the new segment: the older ones hold nothing else that is needed.
-    await Promise.all(drop.map((name) => rm(join(dir, name), { force: true })));
+    for (const segment of sealing) {
+      sealed.add(segment);
+      if (!pins.get(segment)) await drop(segment);
+    }
+    return positions.slice(carried.length);
   }
 
   function pump(): void {
-    if (writing || (!queue.length && !forceRotate) || !fh) return;
+    if (writing || (!queue.length && !rotateNext) || !fh) return;
     // setImmediate lets the requests already read in this loop turn join the batch.
     writing = new Promise<void>((r) => setImmediate(r))
       .then(async () => {
         const batch = queue;
         queue = [];
         try {
-          await writeBatch(batch);
-          batch.forEach((p) => p.done?.resolve());
+          const positions = await writeBatch(batch);
+          batch.forEach((p, i) => {
+            if (p.pin) api.pin(positions[i].segment);
+            p.done?.resolve(positions[i]);
+          });
         } catch (err) {
           batch.forEach((p) => p.done?.reject(err));
         }
@@ -126,51 +160,30 @@ export function createJournal(options: JournalOptions): Journal {
       });
   }
 
-  async function adopt(): Promise<JournalRecord[]> {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const orphans = names
-      .map((name) => ({ name, m: SEGMENT.exec(name) }))
-      .filter((x): x is { name: string; m: RegExpExecArray } => !!x.m && !x.name.startsWith(`${owner}.`));
-    const records: JournalRecord[] = [];
-    for (const { name, m } of orphans) {
-      if (!(await ownerGone(dir, `${m[1]}-${m[2]}`, Number(m[1])))) continue;
-      // Adopted segments get names of their own, kept until the next rotation has carried their records.
-      const taken = `${owner}.a${++seq}.log`;
-      try {
-        await rename(join(dir, name), join(dir, taken));
-      } catch {
-        continue; // another host adopted it first
-      }
-      older.push(taken);
-      records.push(...parseLines(await readFile(join(dir, taken), 'utf8')));
-      await rm(join(dir, `${m[1]}-${m[2]}.lock`), { force: true });
-    }
-    return records;
-  }
-
-  return {
+  const api: Journal = {
     async open() {
       await mkdir(dir, { recursive: true });
-      await writeLock(lockFile);
-      const records = await adopt();
+      await heartbeat(lockFile);
+      const adopted = await adoptOrphans(dir, owner, () => `${owner}.a${++seq}.log`);
+      adopted.forEach((a) => unsealed.add(a.segment));
       await openSegment();
-      timers.push(setInterval(() => void writeLock(lockFile).catch(() => {}), HEARTBEAT_MS).unref());
+      timers.push(setInterval(() => void heartbeat(lockFile).catch(() => {}), HEARTBEAT_MS).unref());
       if (scanMs > 0) {
         const scan = async () => {
-          const adopted = await adopt();
-          if (!adopted.length) return;
-          options.onAdopted?.(adopted);
-          forceRotate = true;
-          pump();
+          const found = await adoptOrphans(dir, owner, () => `${owner}.a${++seq}.log`);
+          if (!found.length) return;
+          found.forEach((a) => unsealed.add(a.segment));
+          options.onAdopted?.(found.flatMap((a) => a.records));
+          await api.rotate();
         };
         timers.push(setInterval(() => void scan().catch(() => {}), scanMs).unref());
       }
-      return records;
+      return adopted.flatMap((a) => a.records);
     },
-    append(record) {
+    append(record, opts = {}) {
       if (closed) return Promise.reject(new Error('journal is closed'));
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ line: `${JSON.stringify(record)}\n`, done: { resolve, reject } });
+      return new Promise<Position>((resolve, reject) => {
+        queue.push({ line: `${JSON.stringify(record)}\n`, pin: opts.pin, done: { resolve, reject } });
         pump();
       });
     },
@@ -179,64 +192,44 @@ export function createJournal(options: JournalOptions): Journal {
       queue.push({ line: `${JSON.stringify(record)}\n` });
       pump();
     },
-    async compact() {
-      forceRotate = true;
+    async read(pos) {
+      let reader = readers.get(pos.segment);
+      if (!reader) {
+        reader = open(join(dir, pos.segment), 'r');
+        readers.set(pos.segment, reader);
+        reader.catch(() => readers.delete(pos.segment));
+      }
+      const buf = Buffer.allocUnsafe(pos.length);
+      await (await reader).read(buf, 0, pos.length, pos.offset);
+      return JSON.parse(buf.toString('utf8'));
+    },
+    pin(segment) {
+      pins.set(segment, (pins.get(segment) ?? 0) + 1);
+    },
+    unpin(segment) {
+      const n = (pins.get(segment) ?? 1) - 1;
+      if (n > 0) return void pins.set(segment, n);
+      pins.delete(segment);
+      if (sealed.has(segment)) void drop(segment).catch(() => {});
+    },
+    async rotate() {
+      rotateNext = true;
       pump();
       while (writing) await writing;
     },
     async close() {
       closed = true;
       timers.forEach(clearInterval);
-      timers = [];
-      // A last rotation leaves only what is still live (usually nothing) for the next start.
-      forceRotate = !!fh;
+      // A last rotation leaves only what is live (pinned deliveries, answers) for the next start.
+      rotateNext = !!fh;
       pump();
       while (writing) await writing;
       await fh?.close();
       fh = null;
+      await Promise.all([...readers.values()].map((r) => r.then((h) => h.close()).catch(() => {})));
+      readers.clear();
       await rm(lockFile, { force: true });
     },
   };
-}
-
-/** Parses NDJSON, skipping a torn or corrupt line. */
-function parseLines(text: string): JournalRecord[] {
-  const out: JournalRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      // a write cut short by a kill: it was never acknowledged
-    }
-  }
-  return out;
-}
-
-async function writeLock(file: string): Promise<void> {
-  const t = new Date();
-  try {
-    await utimes(file, t, t);
-  } catch {
-    const fh = await open(file, 'w');
-    await fh.close();
-  }
-}
-
-/** An owner is gone when its process no longer exists or its heartbeat stopped (a reused pid). */
-async function ownerGone(dir: string, owner: string, pid: number): Promise<boolean> {
-  if (pid !== process.pid) {
-    try {
-      process.kill(pid, 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
-    }
-  } else {
-    return true; // our own pid with another boot id: an earlier life of this process slot
-  }
-  try {
-    return Date.now() - (await stat(join(dir, `${owner}.lock`))).mtimeMs > STALE_MS;
-  } catch {
-    return true;
-  }
+  return api;
 }

@@ -37,6 +37,11 @@ export interface SchedulerOptions {
   clock?: Clock;
   /** Starts one run (default: the executor through the runner); tests and benchmarks replace it. */
   fire?(flow: PublishedWorkflow, input: { triggeredAt: string; scheduleName: string }): Promise<unknown>;
+  /**
+   * Several hosts compute the same slots; a slot runs only on the host whose claim succeeds (a Redis lock
+   * per flow and slot with a cluster). Default: every slot runs here.
+   */
+  claim?(flowId: string, at: number): Promise<boolean>;
 }
 
 export type Scheduler = ReturnType<typeof createScheduler>;
@@ -96,6 +101,14 @@ export function createScheduler(options: SchedulerOptions) {
   }
 
   function run(id: string, entry: Entry, at: number): void {
+    if (!options.claim) return start(id, entry, at);
+    options.claim(id, at).then(
+      (mine) => mine && start(id, entry, at),
+      (error) => weir.bus.emit('schedule:error', { workflowId: id, error }),
+    );
+  }
+
+  function start(id: string, entry: Entry, at: number): void {
     if (running.get(id) && !entry.config.allowOverlap) {
       weir.bus.emit('schedule:skipped', { workflowId: id, at: new Date(at).toISOString(), reason: 'previous run still running' });
       return;

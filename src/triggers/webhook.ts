@@ -3,12 +3,13 @@ import { WeirError } from '../errors.js';
 import { parseBody } from '../host/body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
-import { newId } from '../util/ids.js';
+import { newId, sha256 } from '../util/ids.js';
 import type { Weir } from '../weir.js';
 import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
 import { createDeliveries, type Delivery } from './durable.js';
 import { createFlowIndex, type FlowIndex } from './flow-index.js';
-import { startExecution, waitForAnswer } from './execute.js';
+import { enqueueExecution, startExecution, waitForAnswer } from './execute.js';
+import { createBacklog } from './backlog.js';
 import { createRunner, type Runner, type RunnerOptions } from './runner.js';
 
 /** The webhook trigger's options (seed 2.3, CONTRACT 11). */
@@ -28,6 +29,9 @@ export interface WebhooksOptions extends RunnerOptions {
 }
 
 export type Webhooks = ReturnType<typeof createWebhooks>;
+
+/** Deliveries a memory-only weir holds before intake waits for room. */
+const MEMORY_BACKLOG = 5000;
 
 /** The same answer for an unknown token and a flow without a published webhook trigger (CONTRACT 5). */
 const notFound = () => new WeirError('NOT_FOUND', 'not found');
@@ -49,35 +53,37 @@ export function createWebhooks(options: WebhooksOptions) {
   const index = options.index ?? createFlowIndex({ weir });
   const deliveries = createDeliveries({
     dir: weir.home ? join(weir.home, 'journal') : undefined,
-    onOrphans: (list) => list.forEach(replay),
+    onOrphans: (list) => list.forEach((d) => backlog.push({ d, replayed: true })),
+  });
+  const backlog = createBacklog<{ d: Delivery; replayed: boolean }>({
+    start: ({ d, replayed }) => run(d, replayed),
+    // Deep in the backlog a delivery keeps only its place in the journal; its input is read back when it runs.
+    onDeep: ({ d }) => {
+      if (d.pos) d.input = undefined;
+    },
   });
   let started: Promise<number> | null = null;
 
-  /** Runs a delivery under its execution id; the journal forgets it once the execution ends. */
-  function launch(d: Delivery, pub: PublishedWorkflow): void {
-    runner
-      .run(() => startExecution(weir, { workflow: pub, input: d.input, trigger: 'webhook', executionId: d.id }))
-      .catch((err) => weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error: err }))
-      .finally(() => deliveries.finish(d.id));
-  }
-
-  /** A delivery left unfinished: runs it again unless its execution record says it already ended. */
-  async function replay(d: Delivery): Promise<void> {
-    const record = await weir.executions?.get(d.id).catch(() => null);
-    if (record && ['success', 'error', 'cancelled'].includes(record.status)) return deliveries.finish(d.id);
-    const pub = await weir.workflows.findPublished(d.workflowId);
-    if (!pub) {
-      weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error: new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran') });
-      return deliveries.finish(d.id);
+  /** Runs a delivery under its execution id (a replayed one only if its execution never ended), then lets the journal forget it. */
+  async function run(d: Delivery, replayed: boolean): Promise<void> {
+    try {
+      const record = replayed ? await weir.executions.get(d.id).catch(() => null) : null;
+      if (record && ['success', 'error', 'cancelled'].includes(record.status)) return;
+      const pub = await index.published(d.workflowId);
+      if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
+      await startExecution(weir, { workflow: pub!, input: await deliveries.input(d), trigger: 'webhook', executionId: d.id });
+    } catch (error) {
+      weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
+    } finally {
+      deliveries.finish(d);
     }
-    launch(d, pub);
   }
 
   return {
     /** Opens the journal and replays what a previous host left unfinished; returns how many. */
     start(): Promise<number> {
-      started ??= deliveries.open().then(async (list) => {
-        await Promise.all(list.map(replay));
+      started ??= deliveries.open().then((list) => {
+        list.forEach((d) => backlog.push({ d, replayed: true }));
         return list.length;
       });
       return started;
@@ -113,10 +119,17 @@ export function createWebhooks(options: WebhooksOptions) {
           claim?.settle(answer);
           return toResponse(answer);
         }
-        await runner.ready();
-        const delivery: Delivery = { id: newId('exec'), workflowId: hit.id, input, at: Date.now() };
-        await deliveries.accept(delivery, key ? { key, exp } : undefined);
-        launch(delivery, hit.published!);
+        // Without a journal the backlog holds every input in memory: past its room, intake waits.
+        if (!deliveries.durable) await backlog.room(MEMORY_BACKLOG);
+        // With an execution queue the job stored in Redis is the durable record and any worker runs it; an
+        // idempotency key names the execution, so a duplicate reaching another host is not run twice either.
+        const id = weir.queue && key ? `exec_${sha256(key).slice(0, 24)}` : newId('exec');
+        const delivery: Delivery = { id, workflowId: hit.id, input, at: Date.now() };
+        if (weir.queue) await enqueueExecution(weir, { workflow: hit.published!, input, trigger: 'webhook', executionId: id });
+        else {
+          await deliveries.accept(delivery, key ? { key, exp } : undefined);
+          backlog.push({ d: delivery, replayed: false });
+        }
         const answer: Answer = { status: 200, body: { executionId: delivery.id } };
         claim?.settle(answer);
         return toResponse(answer);
@@ -126,11 +139,22 @@ export function createWebhooks(options: WebhooksOptions) {
       }
     },
 
-    /** Waits for every execution started here, then closes the journal. */
+    /**
+     * Waits for the executions running here, then closes the journal. Durable deliveries not started yet stay
+     * in the journal for the next start; without a journal every accepted delivery runs first.
+     */
     async close(): Promise<void> {
       await started?.catch(() => 0);
+      if (deliveries.durable) backlog.pause();
+      await backlog.idle();
+      backlog.stop();
       await runner.drain();
       await deliveries.close();
+    },
+
+    /** Deliveries accepted and not finished yet (running or waiting). */
+    get backlog(): number {
+      return backlog.size;
     },
   };
 }

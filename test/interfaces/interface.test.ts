@@ -49,13 +49,16 @@ test('interface deploy bundles the folder (or --name) and logs show the deploys'
   // A helper module proves bundling: main.js imports it, the deployed main.js holds its code.
   writeFileSync(join(work, 'app/helper.js'), 'export const shout = (s) => s.toUpperCase() + "!!";\n');
   writeFileSync(join(work, 'app/main.js'), `import { shout } from './helper.js';\nconsole.log(shout('bundled'));\n`);
+  // A TypeScript entry is compiled, and the page that loads it is rewritten to load the .js.
+  writeFileSync(join(work, 'app/extra.html'), '<!doctype html><script type="module" src="./extra.ts"></script>');
+  writeFileSync(join(work, 'app/extra.ts'), 'const n: number = 41;\nconsole.log(n + 1);\n');
   const outside = await cli(['i', 'deploy'], { home, cwd: work });
   assert.is(outside.code, 1);
   assert.match(outside.stderr, 'not in an interface folder');
   const first = await cli(['i', 'deploy', '--json'], { home, cwd: join(work, 'app') });
   assert.is(first.code, 0, first.stderr);
   assert.is(first.json().version, 1);
-  assert.ok(first.json().files.includes('main.js'));
+  assert.equal(first.json().files.sort(), ['extra.html', 'extra.js', 'index.html', 'main.js'], 'helper.js is bundled into main.js');
   const second = await cli(['i', 'deploy', '--name', 'app', '--json'], { home, cwd: work });
   assert.is(second.json().version, 2);
   const logs = await cli(['i', 'logs'], { home, cwd: join(work, 'app') });

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, tmpDir } from '../_utils.js';
+import { spawn } from 'node:child_process';
+import { CLI, cli, tmpDir } from '../_utils.js';
 import { publishGreeter, startServe } from './_helpers.js';
 
 // The preview runs a real headless Chromium; without one this suite fails (CI installs it: .ci/install-chromium.sh).
@@ -131,6 +132,25 @@ test('the deployed page works under weir serve too (driven through the preview b
   } finally {
     await serve.stop();
   }
+});
+
+test('logs -f streams new lines until Ctrl-C', async () => {
+  const follower = spawn(process.execPath, [CLI, '--home', home, 'logs', 'greeter', '-f', '-n', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const waitFor = (text: string) => new Promise<void>((resolve) => {
+    const check = () => out.includes(text) && (follower.stdout.off('data', onData), resolve());
+    const onData = (d: Buffer) => ((out += d), check());
+    follower.stdout.on('data', onData);
+    check();
+  });
+  // The last line comes first; anything logged after it was printed arrives by following.
+  await waitFor('\n');
+  const marker = `follow-${Date.now()}`;
+  assert.is((await cli(['nav', 'greeter', `/?${marker}`], { home })).code, 0);
+  await waitFor(`GET /?${marker} 200`);
+  const exited = new Promise<number | null>((resolve) => follower.once('exit', resolve));
+  follower.kill('SIGINT');
+  assert.is(await exited, 0);
 });
 
 test('preview --stop ends the dev server and its browser', async () => {

@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { cli, flow, tmpDir, writeJson } from '../_utils.js';
 
@@ -13,6 +15,7 @@ function setup() {
   const remote = join(root, 'remote.git');
   execFileSync('git', ['init', '-q', '--bare', remote]);
   const home = join(root, 'home');
+  mkdirSync(home);
   return { root, remote, home, configure: () => writeJson(home, 'weir.config.json', { project: { remote } }) };
 }
 
@@ -63,7 +66,7 @@ test('project deploy pushes workflows to the bare remote; a change makes a new c
   assert.is(again.json().committed, false, 'no change, no new commit');
   assert.is(again.json().commit, first.json().commit);
 
-  writeJson(root, 'changed.json', flow({ type: 'manual_trigger' }, [{ id: 'set-1', type: 'set', config: { values: { a: 1 } } }], [{ id: 'e1', source: 'manual_trigger-1', target: 'set-1' }]));
+  writeJson(root, 'changed.json', flow({ type: 'manual_trigger', config: { inputParams: [{ name: 'orderId', type: 'string' }] } }));
   const saved = await cli(['f', 'save', id, join(root, 'changed.json')], { home });
   assert.is(saved.code, 0, saved.stderr);
   assert.is((await cli(['project', 'status', '--json'], { home })).json().changed, true);
@@ -74,8 +77,58 @@ test('project deploy pushes workflows to the bare remote; a change makes a new c
   assert.is.not(second.json().commit, first.json().commit);
   gitOut(clone, 'pull', '-q');
   assert.is(gitOut(clone, 'rev-list', '--count', 'HEAD'), '2');
-  assert.ok(readFileSync(join(clone, 'workflows/orders.json'), 'utf8').includes('"set-1"'));
+  assert.ok(readFileSync(join(clone, 'workflows/orders.json'), 'utf8').includes('"orderId"'));
   assert.is((await cli(['project', 'status'], { home })).stdout.includes('changed:   no'), true);
+});
+
+test('the project holds agents and prompts, table schemas and KV namespaces, never a secret value', async () => {
+  const { root, remote, home, configure } = setup();
+  configure();
+  writeFileSync(join(root, 'prompt.md'), 'You answer refund questions.');
+  for (const args of [
+    ['agent', 'create', 'refunds', 'Refund helper'],
+    ['agent', 'prompt', 'set', 'refunds', join(root, 'prompt.md')],
+    ['data', 'tables', 'init', 'user.orders', 'Orders'],
+    ['data', 'kv', 'init', 'cache', 'Hot keys'],
+    ['secrets', 'set', 'API_KEY', 'sup3r-s3cret-value'],
+  ]) {
+    const r = await cli(args, { home });
+    assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  }
+  const pushed = await cli(['project', 'deploy'], { home });
+  assert.is(pushed.code, 0, pushed.stderr);
+  const clone = join(root, 'clone');
+  execFileSync('git', ['clone', '-q', remote, clone]);
+  assert.is(readFileSync(join(clone, 'agents/refunds.prompt.md'), 'utf8'), 'You answer refund questions.');
+  assert.is(JSON.parse(readFileSync(join(clone, 'agents/refunds.json'), 'utf8')).name, 'Refund helper');
+  const table = JSON.parse(readFileSync(join(clone, 'tables/user.orders.json'), 'utf8'));
+  assert.is(table.name, 'user.orders');
+  assert.ok(table.columns.some((c: { name: string }) => c.name === 'id'));
+  assert.equal(JSON.parse(readFileSync(join(clone, 'kv/namespaces.json'), 'utf8')).map((n: { name: string }) => n.name), ['cache']);
+  const grep = spawnSync('git', ['grep', '-q', '-e', 'sup3r-s3cret-value'], { cwd: clone });
+  assert.is(grep.status, 1, 'no file holds the secret value');
+});
+
+test('an HTTPS remote gets the GIT_TOKEN secret as a header, never in the URL or the repository config', async () => {
+  const { home } = setup();
+  const seen: Array<string | undefined> = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers.authorization);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  try {
+    writeJson(home, 'weir.config.json', { project: { remote: `http://127.0.0.1:${(server.address() as AddressInfo).port}/team/repo.git`, branch: 'main' } });
+    assert.is((await cli(['secrets', 'set', 'GIT_TOKEN', 'tok-123'], { home })).code, 0);
+    const r = await cli(['project', 'deploy'], { home });
+    assert.is(r.code, 1, 'the fake remote refuses');
+    assert.match(r.stderr, 'git push failed');
+    assert.not.match(r.stderr, 'tok-123');
+    assert.ok(seen.includes(`Basic ${Buffer.from('x-access-token:tok-123').toString('base64')}`), JSON.stringify(seen));
+    assert.not.match(readFileSync(join(home, 'project/default/.git/config'), 'utf8'), 'tok-123');
+  } finally {
+    server.close();
+  }
 });
 
 test('project deploy: an unknown project id and a failing push are clear errors', async () => {

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cli } from '../_utils.js';
 import { ACCOUNT_SID, API_KEY, AUTH_TOKEN, basicAuth, fakeElevenLabs, fakeTwilio } from './_fakes.js';
-import { json, makeHome, publishFlow, setSecrets } from './_setup.js';
+import { json, makeHome, publishFlow, setSecrets, withWeir } from './_setup.js';
 
 const PHONE = '+15551230002';
 
@@ -59,7 +59,9 @@ test('create posts the documented body with xi-api-key; get, update and delete u
 test('list follows the cursor until has_more is false', async () => {
   const { eleven, home } = await setup();
   try {
-    for (const name of ['A', 'B', 'C', 'D', 'E']) await json(home, ['va', 'create', name]);
+    await withWeir(home, async (w) => {
+      for (const name of ['A', 'B', 'C', 'D', 'E']) await w.voiceAgents.create(name);
+    });
     eleven.requests.length = 0;
     const list = await json(home, ['va', 'list']);
     assert.equal(list.map((a: any) => a.name), ['A', 'B', 'C', 'D', 'E']);
@@ -80,7 +82,7 @@ test('list follows the cursor until has_more is false', async () => {
 test('phones lists the numbers with their assigned agents', async () => {
   const { eleven, home } = await setup();
   try {
-    const agent = await json(home, ['va', 'create', 'Desk']);
+    const agent = await withWeir(home, (w) => w.voiceAgents.create('Desk'));
     eleven.addPhone('phnum_x1', PHONE);
     eleven.phones.get('phnum_x1').agent_id = agent.id;
     const phones = await json(home, ['va', 'phones']);
@@ -94,7 +96,7 @@ test('phones lists the numbers with their assigned agents', async () => {
 test('configure-inbound attaches the flow\'s agent with PATCH phone-numbers; status agrees; reset detaches', async () => {
   const { eleven, home } = await setup({ publicUrl: 'https://weir.example.com' });
   try {
-    const agent = await json(home, ['va', 'create', 'Desk']);
+    const agent = await withWeir(home, (w) => w.voiceAgents.create('Desk'));
     eleven.addPhone('phnum_x1', PHONE);
     await publishFlow(home, 'after-call', { type: 'inbound_call_trigger', config: { phoneNumberId: 'phnum_x1', agentId: agent.id } });
     eleven.requests.length = 0;
@@ -131,7 +133,7 @@ test('a number unknown to ElevenLabs is imported from the Twilio account (POST p
   try {
     await setSecrets(home, { TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN });
     twilio.add('PN0001', PHONE);
-    const agent = await json(home, ['va', 'create', 'Desk']);
+    const agent = await withWeir(home, (w) => w.voiceAgents.create('Desk'));
     // The flow names the number by its Twilio SID, as the seed describes phoneNumberId.
     await publishFlow(home, 'after-call', { type: 'inbound_call_trigger', config: { phoneNumberId: 'PN0001', agentId: agent.id } });
     const r = await json(home, ['va', 'configure-inbound', PHONE, 'after-call']);
@@ -152,7 +154,7 @@ test('a number unknown to ElevenLabs is imported from the Twilio account (POST p
 test('without Twilio credentials an unknown number cannot be imported, and the message says what to set', async () => {
   const { eleven, home } = await setup({ publicUrl: 'https://weir.example.com' });
   try {
-    const agent = await json(home, ['va', 'create', 'Desk']);
+    const agent = await withWeir(home, (w) => w.voiceAgents.create('Desk'));
     await publishFlow(home, 'after-call', { type: 'inbound_call_trigger', config: { phoneNumberId: PHONE, agentId: agent.id } });
     const r = await cli(['va', 'configure-inbound', PHONE, 'after-call'], { home });
     assert.is(r.code, 1);

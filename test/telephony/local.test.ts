@@ -8,8 +8,8 @@ const PHONE = '+15551230001';
 
 test('a bare group prints its usage through both names', async () => {
   const home = makeHome();
-  for (const name of ['voice-agents', 'va']) {
-    const r = await cli([name], { home });
+  const runs = await Promise.all(['voice-agents', 'va'].map((name) => cli([name], { home })));
+  for (const r of runs) {
     assert.is(r.code, 0);
     assert.match(r.stdout, 'Usage: weir voice-agents <command>');
     for (const cmd of ['configure-inbound <phone> <flow-id>', 'inbound-status <phone>', 'twilio-numbers', 'simulate-sms <to>']) assert.match(r.stdout, cmd);
@@ -23,9 +23,8 @@ test('create, list, get, update and delete a voice agent', async () => {
   const id = /created voice agent (agent_\w+) \(Front desk\)/.exec(created.stdout)?.[1];
   assert.ok(id, created.stdout);
 
-  const list = await json(home, ['va', 'list']);
+  const [list, text] = await Promise.all([json(home, ['va', 'list']), cli(['va', 'ls'], { home })]);
   assert.equal(list.map((a: any) => [a.id, a.name, a.voice]), [[id, 'Front desk', 'rachel']]);
-  const text = await cli(['va', 'ls'], { home });
   assert.match(text.stdout, /ID\s+NAME\s+VOICE/);
   assert.match(text.stdout, id!);
 
@@ -47,18 +46,19 @@ test('create, list, get, update and delete a voice agent', async () => {
   const del = await cli(['va', 'delete', id!], { home });
   assert.is(del.code, 0);
   assert.match(del.stdout, `deleted voice agent ${id}`);
-  const gone = await cli(['va', 'get', id!, '--json'], { home });
+  const [gone, again] = await Promise.all([cli(['va', 'get', id!, '--json'], { home }), cli(['va', 'delete', id!], { home })]);
   assert.is(gone.code, 1);
   assert.is(gone.stdout, '');
   assert.equal(JSON.parse(gone.stderr).error.code, 'NOT_FOUND');
-  assert.is((await cli(['va', 'delete', id!], { home })).code, 1);
+  assert.is(again.code, 1);
 });
 
 test('import-phone and phones; numbers must be E.164', async () => {
   const home = makeHome();
-  for (const bad of ['5551230001', '+1-555-123', '+0123456789', 'tel:+15551230001']) {
-    const r = await cli(['va', 'import-phone', bad], { home });
-    assert.is(r.code, 1, bad);
+  const bad = ['5551230001', '+1-555-123', '+0123456789', 'tel:+15551230001'];
+  const refused = await Promise.all(bad.map((phone) => cli(['va', 'import-phone', phone], { home })));
+  for (const [i, r] of refused.entries()) {
+    assert.is(r.code, 1, bad[i]);
     assert.match(r.stderr, 'E.164');
     assert.match(r.stderr, '+15551234567');
   }
@@ -74,35 +74,39 @@ test('import-phone and phones; numbers must be E.164', async () => {
 
 test('configure-inbound needs an E.164 number, a published telephony flow and a publicUrl', async () => {
   const home = makeHome();
-  const agent = await json(home, ['va', 'create', 'Desk']);
+  const agent = await withWeir(home, (w) => w.voiceAgents.create('Desk'));
   const callFlow = await publishFlow(home, 'after-call', { type: 'inbound_call_trigger', config: { phoneNumberId: PHONE, agentId: agent.id } });
   const hook = await publishFlow(home, 'hook', { type: 'webhook_trigger', config: {} });
   const draft = await withWeir(home, async (w) => (await w.workflows.create('draft-only')).id);
 
-  const noUrl = await cli(['va', 'configure-inbound', PHONE, callFlow], { home });
+  const [noUrl, badPhone, unpublished, wrongTrigger, missing] = await Promise.all(
+    [
+      [PHONE, callFlow],
+      ['555', callFlow],
+      [PHONE, draft],
+      [PHONE, hook],
+      [PHONE, 'no-such-flow'],
+    ].map((args) => cli(['va', 'configure-inbound', ...args], { home })),
+  );
   assert.is(noUrl.code, 1);
   assert.match(noUrl.stderr, 'weir.config.json');
   assert.match(noUrl.stderr, '"publicUrl"');
   assert.match(noUrl.stderr, 'weir serve --public-url');
 
-  const badPhone = await cli(['va', 'configure-inbound', '555', callFlow], { home });
   assert.is(badPhone.code, 1);
   assert.match(badPhone.stderr, 'E.164');
 
-  const unpublished = await cli(['va', 'configure-inbound', PHONE, draft], { home });
   assert.is(unpublished.code, 1);
   assert.match(unpublished.stderr, 'is not published');
-  const wrongTrigger = await cli(['va', 'configure-inbound', PHONE, hook], { home });
   assert.is(wrongTrigger.code, 1);
   assert.match(wrongTrigger.stderr, 'webhook_trigger');
-  const missing = await cli(['va', 'configure-inbound', PHONE, 'no-such-flow'], { home });
   assert.is(missing.code, 1);
   assert.match(missing.stderr, 'workflow "no-such-flow" not found');
 });
 
 test('configure-inbound for a call flow assigns the agent, inbound-status agrees, reset-inbound undoes it', async () => {
   const home = makeHome({ publicUrl: 'https://weir.example.com/' });
-  const agent = await json(home, ['va', 'create', 'Desk']);
+  const agent = await withWeir(home, (w) => w.voiceAgents.create('Desk'));
   const flowId = await publishFlow(home, 'after-call', { type: 'inbound_call_trigger', config: { phoneNumberId: PHONE, agentId: agent.id } });
 
   const before = await json(home, ['va', 'inbound-status', PHONE]);
@@ -119,13 +123,13 @@ test('configure-inbound for a call flow assigns the agent, inbound-status agrees
   assert.is(phone.agentId, agent.id);
   assert.is(phone.agentName, 'Desk');
 
-  const status = await json(home, ['va', 'inbound-status', PHONE]);
+  const [status, statusText] = await Promise.all([json(home, ['va', 'inbound-status', PHONE]), cli(['va', 'inbound-status', PHONE], { home })]);
   assert.is(status.configured, true);
   assert.is(status.agrees, true);
   assert.is(status.call.flowId, flowId);
   assert.is(status.call.providerAgentId, agent.id);
   assert.equal(status.call.problems, []);
-  assert.match((await cli(['va', 'inbound-status', PHONE], { home })).stdout, 'providers agree');
+  assert.match(statusText.stdout, 'providers agree');
 
   // The flow goes away: the status says so and no longer agrees.
   await withWeir(home, (w) => w.workflows.delete(flowId, { unpublish: true }));
@@ -136,22 +140,21 @@ test('configure-inbound for a call flow assigns the agent, inbound-status agrees
   const reset = await cli(['va', 'reset-inbound', PHONE], { home });
   assert.is(reset.code, 0, reset.stderr);
   assert.match(reset.stdout, 'has no agent');
-  assert.is((await json(home, ['va', 'phones']))[0].agentId, null);
-  assert.is((await json(home, ['va', 'inbound-status', PHONE])).configured, false);
-  const again = await cli(['va', 'reset-inbound', PHONE], { home });
+  const [phonesAfter, statusAfter, again] = await Promise.all([json(home, ['va', 'phones']), json(home, ['va', 'inbound-status', PHONE]), cli(['va', 'reset-inbound', PHONE], { home })]);
+  assert.is(phonesAfter[0].agentId, null);
+  assert.is(statusAfter.configured, false);
   assert.is(again.code, 1);
   assert.match(again.stderr, 'has no inbound configuration');
 });
 
 test('configure-inbound warns when the flow names none of the number\'s ids, and checks the agent exists', async () => {
   const home = makeHome({ publicUrl: 'https://weir.example.com' });
-  const agent = await json(home, ['va', 'create', 'Desk']);
+  const agent = await withWeir(home, (w) => w.voiceAgents.create('Desk'));
   await publishFlow(home, 'elsewhere', { type: 'inbound_call_trigger', config: { phoneNumberId: 'PN-other', agentId: agent.id } });
   await publishFlow(home, 'ghost', { type: 'inbound_call_trigger', config: { phoneNumberId: PHONE, agentId: 'agent_missing' } });
-  const r = await cli(['va', 'configure-inbound', PHONE, 'elsewhere'], { home });
+  const [r, ghost] = await Promise.all(['elsewhere', 'ghost'].map((f) => cli(['va', 'configure-inbound', PHONE, f], { home })));
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, 'warning: the flow\'s inbound_call_trigger.phoneNumberId "PN-other" is none of this number\'s ids');
-  const ghost = await cli(['va', 'configure-inbound', PHONE, 'ghost'], { home });
   assert.is(ghost.code, 1);
   assert.match(ghost.stderr, 'agent "agent_missing" is not a voice agent of local');
 });
@@ -159,23 +162,28 @@ test('configure-inbound warns when the flow names none of the number\'s ids, and
 test('Twilio commands without credentials say which secrets to set', async () => {
   const home = makeHome({ publicUrl: 'https://weir.example.com' });
   await publishFlow(home, 'sms-in', { type: 'sms_received_trigger', config: { phoneNumber: PHONE } });
-  for (const args of [['va', 'twilio-numbers'], ['va', 'configure-inbound', PHONE, 'sms-in']]) {
-    const r = await cli(args, { home });
-    assert.is(r.code, 1, args.join(' '));
+  const [numbers, configure, other] = await Promise.all([
+    cli(['va', 'twilio-numbers'], { home }),
+    cli(['va', 'configure-inbound', PHONE, 'sms-in'], { home }),
+    cli(['va', 'configure-inbound', '+15559990000', 'sms-in'], { home }),
+  ]);
+  for (const r of [numbers, configure]) {
+    assert.is(r.code, 1);
     assert.match(r.stderr, 'Twilio needs the secrets TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
     assert.match(r.stderr, 'weir secrets set TWILIO_ACCOUNT_SID');
   }
-  const other = await cli(['va', 'configure-inbound', '+15559990000', 'sms-in'], { home });
   assert.is(other.code, 1);
   assert.match(other.stderr, 'listens for SMS on +15551230001, not on +15559990000');
 });
 
 test('providers.voice: elevenlabs without a key names the secret; an unknown provider is refused', async () => {
-  const eleven = await cli(['va', 'list'], { home: makeHome({ providers: { voice: 'elevenlabs' } }) });
+  const [eleven, bogus] = await Promise.all([
+    cli(['va', 'list'], { home: makeHome({ providers: { voice: 'elevenlabs' } }) }),
+    cli(['va', 'list', '--json'], { home: makeHome({ providers: { voice: 'bogus' } }) }),
+  ]);
   assert.is(eleven.code, 1);
   assert.match(eleven.stderr, 'ElevenLabs needs the secret ELEVENLABS_API_KEY');
   assert.match(eleven.stderr, 'weir secrets set ELEVENLABS_API_KEY');
-  const bogus = await cli(['va', 'list', '--json'], { home: makeHome({ providers: { voice: 'bogus' } }) });
   assert.is(bogus.code, 1);
   assert.is(JSON.parse(bogus.stderr).error.code, 'INVALID_CONFIG');
   assert.match(bogus.stderr, 'local, elevenlabs');

@@ -16,8 +16,7 @@ async function closedPort(): Promise<number> {
 }
 
 async function run(home: string, args: string[]) {
-  const text = await cli(args, { home });
-  const json = await cli([...args, '--json'], { home });
+  const [text, json] = await Promise.all([cli(args, { home }), cli([...args, '--json'], { home })]);
   assert.is(text.code, 1, text.stderr);
   assert.is(json.code, 1);
   assert.is(text.stdout, '');

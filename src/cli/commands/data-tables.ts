@@ -39,8 +39,8 @@ export const tables: GroupSpec = {
       async run(ctx) {
         const t = await (await ctx.weir()).tables.get(ctx.args['table-id']!);
         const { columns, indexes, ...meta } = t;
-        const text = [record(meta), `\ncolumns:\n${table(columns as never[], ['name', 'type', 'primaryKey', 'notNull'])}`];
-        if (indexes.length) text.push(`\nindexes:\n${table(indexes as never[], ['name', 'columns', 'unique'])}`);
+        const text = [record(meta), `\ncolumns:\n${table(columns as unknown as Record<string, unknown>[], ['name', 'type', 'primaryKey', 'notNull'])}`];
+        if (indexes.length) text.push(`\nindexes:\n${table(indexes as unknown as Record<string, unknown>[], ['name', 'columns', 'unique'])}`);
         return { data: t, text: text.join('\n') };
       },
     },

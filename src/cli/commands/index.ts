@@ -1,11 +1,16 @@
 import type { GroupSpec } from '../types.js';
-import { pendingGroup } from './pending.js';
 import { workflows } from './workflows.js';
+import { agent } from './agent.js';
+import { data } from './data.js';
+import { knowledge } from './knowledge.js';
+import { secrets } from './secrets.js';
+import { storage } from './storage.js';
 import { voiceAgents } from './voice-agents.js';
 import { interfaces } from './interface.js';
 import { logs, preview, servers } from './devserver.js';
 import { webviewCommands } from './webview.js';
 import { project } from './project.js';
+import { serve } from './serve.js';
 
 /** The whole command table (seed table 2.1); usage, checks and dispatch derive from it. */
 export const root: GroupSpec = {
@@ -14,16 +19,17 @@ export const root: GroupSpec = {
   commands: [
     workflows,
     interfaces,
-    pendingGroup('agent', ['agents'], 'AI agents of the organization', 5),
+    agent,
     voiceAgents,
-    pendingGroup('knowledge', ['kb'], 'Knowledge base documents and folders', 5),
-    pendingGroup('data', [], 'SQL tables and KV namespaces', 5),
-    pendingGroup('storage', [], 'Object storage', 5),
-    pendingGroup('secrets', [], 'Organization secrets', 5),
+    knowledge,
+    data,
+    storage,
+    secrets,
     project,
     servers,
     logs,
     preview,
     ...webviewCommands,
+    serve,
   ],
 };

@@ -3,17 +3,19 @@ import type { HostAnswer } from '../../triggers/telephony/simulate.js';
 import { readUserFile } from '../read-input.js';
 import type { CommandContext, CommandSpec, FlagSpec } from '../types.js';
 
-/** The port `weir serve` listens on without `--port`. */
-const SERVE_PORT = 8787;
-
 const urlFlag: Record<string, FlagSpec> = {
-  url: { type: 'string', summary: `the weir host (default: publicUrl of weir.config.json, else http://127.0.0.1:${SERVE_PORT})`, placeholder: 'url' },
+  url: { type: 'string', summary: 'the weir host (default: the `weir serve` running on this home, else publicUrl, else http://127.0.0.1:8787)', placeholder: 'url' },
 };
 
-/** Where to post and which URL the host checks signatures against. */
-function hostUrls(ctx: CommandContext): { url: string; publicUrl?: string } {
-  const publicUrl = ctx.config().publicUrl;
-  return { url: ctx.flags.url ?? publicUrl ?? `http://127.0.0.1:${SERVE_PORT}`, publicUrl };
+/**
+ * Where to post, and the public URL the host checks Twilio signatures against: the host running on this
+ * home knows both; else `publicUrl` of weir.config.json; else the default address of `weir serve`.
+ */
+async function hostUrls(ctx: CommandContext): Promise<{ url: string; publicUrl?: string }> {
+  const { readServeInfo, DEFAULT_PORT } = await import('../../host/serve-info.js');
+  const running = readServeInfo(ctx.home);
+  const publicUrl = running?.publicUrl ?? ctx.config().publicUrl;
+  return { url: ctx.flags.url ?? running?.url ?? publicUrl ?? `http://127.0.0.1:${DEFAULT_PORT}`, publicUrl };
 }
 
 function need(ctx: CommandContext, flag: string, command: string): string {
@@ -50,7 +52,7 @@ export const simulateSmsCommand: CommandSpec = {
     const from = assertE164(need(ctx, 'from', 'simulate-sms'), '--from');
     const body = need(ctx, 'body', 'simulate-sms');
     const secrets = await (await ctx.weir()).secrets.values();
-    const answer = await simulateSms({ ...hostUrls(ctx), to, from, body, authToken: secrets.TWILIO_AUTH_TOKEN, accountSid: secrets.TWILIO_ACCOUNT_SID });
+    const answer = await simulateSms({ ...(await hostUrls(ctx)), to, from, body, authToken: secrets.TWILIO_AUTH_TOKEN, accountSid: secrets.TWILIO_ACCOUNT_SID });
     return answered(answer, `no published flow has an sms_received_trigger on ${to}`);
   },
 };
@@ -77,7 +79,7 @@ export const simulateCallCommand: CommandSpec = {
     const weir = await ctx.weir();
     const { agentId, phoneNumberId } = await callTarget(weir, phone, ctx.flags.agent);
     const secret = (await weir.secrets.values()).ELEVENLABS_WEBHOOK_SECRET;
-    const answer = await simulateCall({ url: hostUrls(ctx).url, phone, phoneNumberId, agentId, from, ...conversation, secret });
+    const answer = await simulateCall({ url: (await hostUrls(ctx)).url, phone, phoneNumberId, agentId, from, ...conversation, secret });
     return answered(answer, `no published flow has an inbound_call_trigger for agent ${agentId} on ${phoneNumberId}`);
   },
 };

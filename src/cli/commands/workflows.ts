@@ -1,6 +1,8 @@
 import { readUserFile, parseJson } from '../read-input.js';
 import type { GroupSpec } from '../types.js';
 import { record } from '../output.js';
+import { webhookCommands } from './webhooks.js';
+import { executionCommands } from './executions.js';
 
 const id = [{ name: 'workflow-id', required: true }];
 
@@ -98,5 +100,7 @@ export const workflows: GroupSpec = {
         return { data: r, text: `deleted ${r.id}${r.unpublished ? ' (unpublished)' : ''}` };
       },
     },
+    ...webhookCommands,
+    ...executionCommands,
   ],
 };

@@ -23,7 +23,8 @@ function moduleEntries(htmlPath: string, html: string): string[] {
 
 /**
  * Builds an interface folder for serving: every module script an HTML page loads is bundled with esbuild
- * (TypeScript and JSX compiled, `.ts` references rewritten to `.js`), other files are copied as they are.
+ * (TypeScript and JSX compiled, `.ts` references rewritten to `.js`); modules taken into a bundle are left
+ * out, other files are copied as they are.
  * @example
  * const files = await buildInterface('./shop')
  * files.get('main.js')?.data.toString()
@@ -37,12 +38,14 @@ export async function buildInterface(folder: string): Promise<FileMap> {
   for (const page of pages) for (const e of moduleEntries(page, sources.get(page)!.data.toString('utf8'))) entries.add(e);
   for (const e of entries) if (!sources.has(e)) throw new WeirError('INVALID_INPUT', `a page loads ${e}, which is not in ${dir}`);
 
+  const bundled = entries.size ? await bundle(dir, [...entries]) : { outputs: new Map<string, Buffer>(), inputs: new Set<string>() };
   const out: FileMap = new Map();
+  // Modules that went into a bundle are not served on their own.
   for (const [path, file] of sources) {
-    if (path === MANIFEST_FILE || entries.has(path) || SOURCE_ONLY.test(path)) continue;
+    if (path === MANIFEST_FILE || bundled.inputs.has(path) || SOURCE_ONLY.test(path)) continue;
     out.set(path, file);
   }
-  if (entries.size) for (const [path, data] of await bundle(dir, [...entries])) out.set(path, { contentType: contentTypeOf(path), data });
+  for (const [path, data] of bundled.outputs) out.set(path, { contentType: contentTypeOf(path), data });
   // Pages that load a .ts entry now load the compiled .js.
   for (const page of pages) {
     const html = sources.get(page)!.data.toString('utf8');
@@ -52,8 +55,8 @@ export async function buildInterface(folder: string): Promise<FileMap> {
   return out;
 }
 
-/** Bundles entry modules in memory; returns output files by path relative to the folder. */
-async function bundle(dir: string, entries: string[]): Promise<Map<string, Buffer>> {
+/** Bundles entry modules in memory; returns the output files and the modules read, by path in the folder. */
+async function bundle(dir: string, entries: string[]): Promise<{ outputs: Map<string, Buffer>; inputs: Set<string> }> {
   const esbuild = await loadEsbuild();
   let result;
   try {
@@ -68,6 +71,7 @@ async function bundle(dir: string, entries: string[]): Promise<Map<string, Buffe
       target: 'es2020',
       minify: true,
       write: false,
+      metafile: true,
       allowOverwrite: true,
       external: EXTERNAL,
       logLevel: 'silent',
@@ -77,9 +81,10 @@ async function bundle(dir: string, entries: string[]): Promise<Map<string, Buffe
     const lines = errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text));
     throw new WeirError('INVALID_INPUT', `build failed:\n${lines.map((l) => `  ${l}`).join('\n') || (err as Error).message}`, { details: lines });
   }
-  const files = new Map<string, Buffer>();
-  for (const f of result.outputFiles) files.set(posix.normalize(f.path.slice(dir.length + 1).split('\\').join('/')), Buffer.from(f.contents));
-  return files;
+  const outputs = new Map<string, Buffer>();
+  for (const f of result.outputFiles) outputs.set(posix.normalize(f.path.slice(dir.length + 1).split('\\').join('/')), Buffer.from(f.contents));
+  const inputs = new Set(Object.keys(result.metafile.inputs).map((p) => posix.normalize(p.split('\\').join('/'))));
+  return { outputs, inputs };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
+import { DEFAULT_PORT, readServeInfo } from '../../host/serve-info.js';
 import type { Storage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
 import { findByRef, mapLimit, readRecords } from '../../util/refs.js';
@@ -32,12 +33,11 @@ export interface KnowledgeDocument {
 export interface KnowledgeOptions {
   storage: Storages;
   config: WeirConfig;
+  /** The home: a `weir serve` running on it gives public URLs their base. */
+  home?: string;
   /** Directory for document bytes (see `blobDir`); raw items in the cloud mount without one. */
   dir?: string;
 }
-
-/** Port `weir serve` listens on by default: the base of public URLs when no `publicUrl` is configured. */
-export const DEFAULT_SERVE_PORT = 3000;
 
 export type Knowledge = ReturnType<typeof createKnowledge>;
 
@@ -51,7 +51,7 @@ const DOCS = 'weir knowledge list';
  * const doc = await weir.knowledge.upload({ name: 'refunds.md', data: '# Refunds\nWithin 30 days.' }, folder.id)
  * await weir.knowledge.search('refund') // [{ id: doc.id, name: 'refunds.md', snippet: ... }]
  */
-export function createKnowledge({ storage, config, dir }: KnowledgeOptions) {
+export function createKnowledge({ storage, config, home, dir }: KnowledgeOptions) {
   const folders: Storage = storage.view('cloud', 'knowledge:folders');
   const docs: Storage = storage.view('cloud', 'knowledge:docs');
   const tokens: Storage = storage.view('cloud', 'knowledge:tokens');
@@ -63,7 +63,11 @@ export function createKnowledge({ storage, config, dir }: KnowledgeOptions) {
   const allDocs = async () => (await readRecords<KnowledgeDocument>(docs)).sort((a, b) => a.name.localeCompare(b.name));
   const folder = async (ref: string) => findByRef(await allFolders(), ref, 'folder', 'weir knowledge folders list');
   const document = async (ref: string) => findByRef(await allDocs(), ref, 'document', DOCS);
-  const publicBase = () => (typeof config.publicUrl === 'string' && config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : `http://127.0.0.1:${DEFAULT_SERVE_PORT}`);
+  // Like webhook URLs: the running host's public URL, the configured one, the running host, the default port.
+  const publicBase = () => {
+    const running = home ? readServeInfo(home) : null;
+    return (running?.publicUrl ?? config.publicUrl ?? running?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`).replace(/\/+$/, '');
+  };
 
   async function readText(id: string, limit = Infinity): Promise<Buffer> {
     const stream = await blobs.open(id);

@@ -99,9 +99,8 @@ export function createProjects({ weir }: { weir: Weir }) {
   };
 }
 
-/** A secret by name when the secrets manager is attached and holds it, else the environment's value. */
+/** A secret by name, else the environment's value (a token may come from either). */
 async function secret(weir: Weir, name: string): Promise<string | undefined> {
-  const secrets = (weir as Weir & { secrets?: { get(name: string): Promise<string> } }).secrets;
-  const stored = secrets ? await secrets.get(name).catch(() => undefined) : undefined;
+  const stored = await weir.secrets.get(name).catch(() => undefined);
   return stored ?? weir.env[name];
 }

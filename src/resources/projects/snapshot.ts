@@ -7,30 +7,14 @@ import { readSources } from '../interfaces/files.js';
 /** The project as files: path (`/`-separated) -> content. */
 export type ProjectFiles = Map<string, Buffer>;
 
-/**
- * The data managers a snapshot reads when the instance has them (each area attaches its own to the weir
- * instance; a snapshot of an instance without one simply leaves that part out).
- */
-interface DataManagers {
-  agents?: {
-    list(): Promise<Array<{ id: string; builtIn?: boolean }>>;
-    get(id: string): Promise<{ systemPrompt?: string; [k: string]: unknown }>;
-  };
-  tables?: {
-    list(): Promise<Array<{ id: string; name: string; type?: string }>>;
-    get(ref: string): Promise<{ name: string; description?: string; columns?: unknown[]; indexes?: unknown[]; [k: string]: unknown }>;
-  };
-  kv?: { list(): Promise<Array<{ id: string; name: string; description?: string }>> };
-}
-
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
 
 /** A resource name as a file name: kept when it is a plain name, percent-encoded otherwise. */
 const fileName = (name: string) => (/^[\w][\w .-]*$/.test(name) && !name.endsWith('.') ? name : encodeURIComponent(name));
 
 /** Drops fields that change without the resource changing (timestamps, counts). */
-const stable = <T extends Record<string, unknown>>(record: T) => {
-  const { createdAt: _c, updatedAt: _u, rows: _r, ...rest } = record;
+const stable = <T extends { createdAt?: string; updatedAt?: string }>(record: T) => {
+  const { createdAt: _c, updatedAt: _u, ...rest } = record;
   return rest;
 };
 
@@ -38,7 +22,7 @@ const stable = <T extends Record<string, unknown>>(record: T) => {
  * The whole state of a weir home as files, for a git repository: workflow configs, interface sources, custom
  * agents and their prompts, table schemas and the KV namespace list. Secret values are never read.
  * @example
- * const files = await projectFiles(weir)   // Map { 'workflows/orders.json' => Buffer, ... }
+ * const files = await projectFiles(weir, 'default')   // Map { 'workflows/orders.json' => Buffer, ... }
  */
 export async function projectFiles(weir: Weir, projectId: string): Promise<ProjectFiles> {
   const files: ProjectFiles = new Map();
@@ -72,29 +56,25 @@ export async function projectFiles(weir: Weir, projectId: string): Promise<Proje
   }
   manifest.interfaces = interfaces;
 
-  const data = weir as Weir & DataManagers;
-  if (data.agents) {
-    const custom = (await data.agents.list()).filter((a) => !a.builtIn);
-    for (const { id } of custom) {
-      const { systemPrompt, ...agent } = await data.agents.get(id);
-      files.set(`agents/${fileName(id)}.json`, json(stable(agent)));
-      files.set(`agents/${fileName(id)}.prompt.md`, Buffer.from(systemPrompt ?? ''));
-    }
-    manifest.agents = custom.map((a) => a.id);
+  // Custom agents (built-in ones ship with weir) with their prompts as Markdown beside them.
+  const agents = (await weir.agents.list()).filter((a) => !a.builtIn);
+  for (const { id } of agents) {
+    const { systemPrompt, ...agent } = await weir.agents.get(id);
+    files.set(`agents/${fileName(id)}.json`, json(stable(agent)));
+    files.set(`agents/${fileName(id)}.prompt.md`, Buffer.from(systemPrompt));
   }
-  if (data.tables) {
-    const user = (await data.tables.list()).filter((t) => t.type !== 'system');
-    for (const t of user) {
-      const { name, description, columns, indexes } = await data.tables.get(t.id);
-      files.set(`tables/${fileName(name)}.json`, json({ name, ...(description ? { description } : {}), columns, indexes }));
-    }
-    manifest.tables = user.map((t) => t.name);
+  manifest.agents = agents.map((a) => a.id);
+
+  const tables = (await weir.tables.list()).filter((t) => t.type === 'user');
+  for (const t of tables) {
+    const { name, description, columns, indexes } = await weir.tables.get(t.id);
+    files.set(`tables/${fileName(name)}.json`, json({ name, ...(description ? { description } : {}), columns, indexes }));
   }
-  if (data.kv) {
-    const namespaces = (await data.kv.list()).map(({ id, name, description }) => ({ id, name, ...(description ? { description } : {}) }));
-    files.set('kv/namespaces.json', json(namespaces));
-    manifest.kv = namespaces.map((n) => n.name);
-  }
+  manifest.tables = tables.map((t) => t.name);
+
+  const namespaces = (await weir.kv.list()).map(({ id, name, description }) => ({ id, name, ...(description ? { description } : {}) }));
+  files.set('kv/namespaces.json', json(namespaces));
+  manifest.kv = namespaces.map((n) => n.name);
   files.set('weir.project.json', json(manifest));
   return files;
 }

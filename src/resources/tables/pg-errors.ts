@@ -17,7 +17,8 @@ export function pgError(err: unknown): WeirError {
       hints: ['dotted table names go in double quotes: SELECT * FROM "user.orders"', 'run `weir data tables list` to see table names'],
     });
   }
-  if (code === '3F000') return new WeirError('INVALID_INPUT', `SQL error: ${message}`, { cause: err, hints: ['dotted table names go in double quotes: SELECT * FROM "user.orders"'] });
+  // `user.orders` unquoted is a syntax error in PostgreSQL (USER is a keyword), or a missing schema.
+  if (code === '3F000' || (code === '42601' && /near "\."/.test(message))) return new WeirError('INVALID_INPUT', `SQL error: ${message}`, { cause: err, hints: ['dotted table names go in double quotes: SELECT * FROM "user.orders"'] });
   if (/^(08|57P)/.test(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|Connection terminated|timeout exceeded when trying to connect/i.test(message)) {
     return new WeirError('UNAVAILABLE', `the tables database (PostgreSQL) is unreachable: ${message}`, { cause: err });
   }

@@ -99,7 +99,9 @@ const BOOLEANS: Record<string, number> = { true: 1, false: 0, '1': 1, '0': 0, ye
 export function coerce(value: unknown, column: ColumnDef, where: string): SqlValue {
   if (value === null || value === undefined) return null;
   const fail = (): never => {
-    throw new WeirError('INVALID_INPUT', `${where}: column "${column.name}" is ${column.type}, got ${JSON.stringify(value)}`);
+    throw new WeirError('INVALID_INPUT', `${where}: column "${column.name}" is ${column.type}, got ${JSON.stringify(value)}`, {
+      hints: ['a schemaless table types a column by its first value; `tables init --schema` chooses types (REAL for decimals)'],
+    });
   };
   switch (column.type) {
     case 'INTEGER':

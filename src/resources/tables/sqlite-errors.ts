@@ -9,7 +9,10 @@ import { WeirError } from '../../errors.js';
 export function sqlError(err: unknown): WeirError {
   if (err instanceof WeirError) return err;
   const { code = '', message = String(err) } = err as { code?: string; message?: string };
-  if (err instanceof RangeError || err instanceof TypeError) return new WeirError('INVALID_INPUT', `SQL parameters: ${message}`, { cause: err });
+  if (err instanceof RangeError || err instanceof TypeError) {
+    // better-sqlite3 reports "more than one statement" / "no statements" as RangeErrors too.
+    return new WeirError('INVALID_INPUT', `${/statement/.test(message) ? 'SQL error' : 'SQL parameters'}: ${message}`, { cause: err });
+  }
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) {
     return new WeirError('UNAVAILABLE', 'the tables database is busy (another process is writing); try again', { cause: err });
   }

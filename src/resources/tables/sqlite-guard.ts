@@ -43,12 +43,12 @@ export interface Inspected {
  * const { touched } = inspect(db, 'SELECT * FROM "user.orders"', []) // [{ name: 'user.orders', write: false }]
  */
 export function inspect(db: Database, sql: string, params: unknown[] | Record<string, unknown>): Inspected {
+  // Preparing runs nothing; it reports syntax errors in SQLite's words before any rule is checked.
+  const stmt = db.prepare(sql);
   const kw = firstKeyword(sql);
   if (!ALLOWED.has(kw)) {
-    const what = kw ? kw.toUpperCase() : 'an empty statement';
-    throw new WeirError('RULE', `${what} is not allowed in a table query: ${WHY[kw] ?? 'only SELECT, INSERT, UPDATE, DELETE, REPLACE, VALUES and WITH statements run here'}`);
+    throw new WeirError('RULE', `${kw.toUpperCase()} is not allowed in a table query: ${WHY[kw] ?? 'only SELECT, INSERT, UPDATE, DELETE, REPLACE, VALUES and WITH statements run here'}`);
   }
-  const stmt = db.prepare(sql);
   const program = db.prepare(`EXPLAIN ${sql}`).all(params as unknown[]) as Array<{ opcode: string; p1: number; p2: number; p3: number; p4: unknown }>;
   const pages = rootPages(db);
   const touched = new Map<string, boolean>();

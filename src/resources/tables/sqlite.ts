@@ -236,7 +236,8 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
         try {
           for await (const values of rows) {
             insert.run(values);
-            onRow?.(++count);
+            count++;
+            onRow?.(count);
           }
           db.exec('COMMIT');
         } catch (err) {

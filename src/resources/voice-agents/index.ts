@@ -1,10 +1,10 @@
 import { WeirError } from '../../errors.js';
 import { telephonyProvider, twilioCredentials, voiceProvider, type TwilioNumber, type VoiceAgentInput } from '../../providers/index.js';
-import { POST_CALL_PATH, SMS_PATH, assertE164, trimUrl } from '../../triggers/telephony/flows.js';
+import { POST_CALL_PATH, SMS_PATH, assertE164, createTelephonyFlows, trimUrl } from '../../triggers/telephony/flows.js';
 import { createInbound } from './inbound.js';
 import type { ProviderGetters, VoiceAgentsOptions } from './types.js';
 
-export type * from './types.js';
+export type { CallMapping, InboundMapping, SmsMapping, VoiceAgentsOptions } from './types.js';
 export type { InboundConfigured } from './inbound.js';
 export type { InboundStatus } from './status.js';
 
@@ -46,6 +46,7 @@ export function createVoiceAgents(options: VoiceAgentsOptions) {
     telephony: () => telephonyProvider(options),
   };
   const inbound = createInbound(options, providers);
+  const flows = createTelephonyFlows(options);
 
   return {
     /** The voice provider in use (`local`, `elevenlabs`), checked against the credentials it needs. */
@@ -99,6 +100,8 @@ export function createVoiceAgents(options: VoiceAgentsOptions) {
     resetInbound: inbound.reset,
     /** The recorded inbound configuration of a number, or null (used by the host and the simulators). */
     inboundMapping: inbound.get,
+    /** Published flows with an inbound_call_trigger or sms_received_trigger (cached; used by the host). */
+    telephonyFlows: flows.list,
   };
 }
 

@@ -1,7 +1,7 @@
-import { WeirError } from '../../errors.js';
 import type { PublishedWorkflow } from '../../resources/workflows/index.js';
 import { newId } from '../../util/ids.js';
 import type { Weir } from '../../weir.js';
+import { startExecution } from '../execute.js';
 
 /** One execution a telephony event started. */
 export interface Started {
@@ -10,24 +10,23 @@ export interface Started {
   workflowName: string;
 }
 
-/** The executor's entry point as the telephony routes use it (CONTRACT: `weir.run(ref, input, options)`). */
-type Runner = (ref: string, input: unknown, options: { published: true; trigger: 'sms' | 'call'; executionId: string }) => Promise<unknown>;
-
 /**
- * Starts each flow on the event's input and returns at once with the execution ids: providers want a quick
- * answer (Twilio waits 15 s), so the flows finish in the background, recorded by the executor.
- * A run that cannot even start is reported on the bus as `telephony:error`.
+ * Starts each flow on the event's input and returns with the execution ids once they are handed over:
+ * providers want a quick answer (Twilio waits 15 s), so flows finish in the background, on the host's
+ * shared runner (bounded, drained on shutdown) and through the execution queue when one is configured.
+ * A run that fails to start is reported on the bus as `telephony:error`; the executor records the rest.
  * @example
- * const started = startFlows(weir, smsFlows(published, to), input, 'sms')
+ * const started = await startFlows(weir, smsFlows(published, to), input, 'sms')
  */
-export function startFlows(weir: Weir, flows: PublishedWorkflow[], input: unknown, trigger: 'sms' | 'call'): Started[] {
-  const run = (weir as unknown as { run?: Runner }).run;
-  if (flows.length && !run) throw new WeirError('UNAVAILABLE', 'this weir instance has no executor to run flows');
-  return flows.map((flow) => {
+export async function startFlows(weir: Weir, flows: PublishedWorkflow[], input: unknown, trigger: 'sms' | 'call'): Promise<Started[]> {
+  if (!flows.length) return [];
+  const runner = weir.intake.runner;
+  await runner.ready();
+  return flows.map((workflow) => {
     const executionId = newId('exec');
-    run!(flow.id, input, { published: true, trigger, executionId }).catch((error: unknown) =>
-      weir.bus.emit('telephony:error', { executionId, workflowId: flow.id, trigger, error }),
-    );
-    return { executionId, workflowId: flow.id, workflowName: flow.name };
+    runner
+      .run(() => startExecution(weir, { workflow, input, trigger, executionId }))
+      .catch((error: unknown) => weir.bus.emit('telephony:error', { executionId, workflowId: workflow.id, trigger, error }));
+    return { executionId, workflowId: workflow.id, workflowName: workflow.name };
   });
 }

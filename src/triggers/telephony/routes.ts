@@ -46,7 +46,7 @@ export const smsRoute: Route = {
       received_timestamp: receivedAt,
       message_sid: first(params.MessageSid) ?? first(params.SmsSid) ?? null,
     };
-    const list = startFlows(weir, smsFlows(await weir.workflows.listPublished(), to), input, 'sms');
+    const list = await startFlows(weir, smsFlows(await weir.voiceAgents.telephonyFlows(), to), input, 'sms');
     return { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8', ...started(list) }, body: EMPTY_TWIML };
   },
 };
@@ -101,8 +101,8 @@ export const postCallRoute: Route = {
       conversation_id: data.conversation_id ?? null,
       agent_id: data.agent_id,
     };
-    const flows = ids.length ? callFlows(await weir.workflows.listPublished(), data.agent_id, ids) : [];
-    const list = startFlows(weir, flows, input, 'call');
+    const flows = ids.length ? callFlows(await weir.voiceAgents.telephonyFlows(), data.agent_id, ids) : [];
+    const list = await startFlows(weir, flows, input, 'call');
     return { status: 200, headers: started(list), body: { received: true, executions: list } };
   },
 };

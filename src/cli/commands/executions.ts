@@ -1,0 +1,88 @@
+import { WeirError } from '../../errors.js';
+import type { ExecutionRecord } from '../../flow/types.js';
+import { record, table } from '../output.js';
+import { parseJson, readUserFile } from '../read-input.js';
+import type { CommandContext, CommandSpec } from '../types.js';
+
+const id = [{ name: 'workflow-id', required: true }];
+const json = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? null, null, 2));
+const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The input of `workflows run`: `--input JSON`, `--input-file F`, or `{}`. */
+async function readInput(ctx: CommandContext): Promise<unknown> {
+  const { input, 'input-file': file } = ctx.flags;
+  if (input !== undefined && file !== undefined) throw new WeirError('USAGE', 'give --input or --input-file, not both');
+  if (file !== undefined) return parseJson((await readUserFile(ctx.io.cwd, file)).toString('utf8'), file);
+  return input === undefined ? {} : parseJson(input, '--input');
+}
+
+/** The workflow id for listing executions: a local or published workflow, else the id as given. */
+async function workflowIdOf(ctx: CommandContext, ref: string): Promise<string> {
+  const weir = await ctx.weir();
+  const local = await weir.workflows.getLocal(ref).catch(() => null);
+  return local?.id ?? (await weir.workflows.findPublished(ref))?.id ?? ref;
+}
+
+const summary = (r: ExecutionRecord) => ({
+  id: r.id,
+  status: r.status,
+  trigger: r.trigger,
+  startedAt: r.startedAt,
+  finishedAt: r.finishedAt,
+  error: r.error ?? null,
+});
+
+/** `workflows run`, `workflows executions`, `workflows execution` (CONTRACT 9, 11). */
+export const executionCommands: CommandSpec[] = [
+  {
+    name: 'run',
+    summary: 'run a workflow (local draft, or --published) with an input and print its result',
+    args: id,
+    flags: {
+      input: { type: 'string', summary: 'the input as JSON (default {})', placeholder: 'json' },
+      'input-file': { type: 'string', summary: 'read the input from a JSON file', placeholder: 'file' },
+      published: { type: 'boolean', summary: 'run the published copy instead of the local draft' },
+    },
+    async run(ctx) {
+      const input = await readInput(ctx);
+      const weir = await ctx.weir();
+      const r = await weir.run(ctx.args['workflow-id']!, input, { published: !!ctx.flags.published, trigger: 'manual' });
+      if (r.status === 'success') return { data: { executionId: r.id, status: r.status, result: r.result }, text: json(r.result) };
+      if (ctx.json) return { data: { executionId: r.id, status: r.status, error: r.error }, exitCode: 1 };
+      throw new WeirError('EXECUTION_FAILED', `execution ${r.id} ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error?.node ? ` at ${r.error.node}` : ''}: ${r.error?.message ?? r.status}`, {
+        hints: [`run \`weir workflows execution ${r.id}\` to see each node's output`],
+      });
+    },
+  },
+  {
+    name: 'executions',
+    summary: 'list executions of a workflow, newest first',
+    args: id,
+    flags: { limit: { type: 'number', summary: 'how many (default 20)', placeholder: 'n' } },
+    async run(ctx) {
+      const limit = ctx.flags.limit ?? 20;
+      if (!Number.isInteger(limit) || limit < 1) throw new WeirError('USAGE', '--limit must be a whole number >= 1');
+      const weir = await ctx.weir();
+      const list = (await weir.executions.list({ workflowId: await workflowIdOf(ctx, ctx.args['workflow-id']!), limit })).map(summary);
+      const rows = list.map((r) => ({ ...r, error: r.error ? clip(r.error.message) : null }));
+      return { data: list, text: table(rows, ['id', 'status', 'trigger', 'startedAt', 'finishedAt', 'error']) };
+    },
+  },
+  {
+    name: 'execution',
+    summary: "one execution with each node's output record",
+    args: [{ name: 'execution-id', required: true }],
+    async run(ctx) {
+      const r = await (await ctx.weir()).executions.get(ctx.args['execution-id']!);
+      const head = record({ ...summary(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
+      const nodes = Object.entries(r.nodes).map(([node, n]) => ({
+        node,
+        status: n.status,
+        startedAt: n.startedAt,
+        finishedAt: n.finishedAt,
+        data: n.error ? `error: ${clip(n.error.message)}` : clip(JSON.stringify(n.data) ?? ''),
+      }));
+      return { data: r, text: `${head}\n\nnodes:\n${table(nodes)}\n\ninput:\n${json(r.input)}\n\nresult:\n${json(r.result)}` };
+    },
+  },
+];

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** What a running `weir serve` records in its home, so `workflows webhook-url` can print a reachable URL. */
+export interface ServeInfo {
+  pid: number;
+  url: string;
+  publicUrl?: string;
+}
+
+const file = (home: string) => join(home, 'run', 'serve.json');
+
+/** Records the running host (removed again by {@link clearServeInfo}). */
+export async function writeServeInfo(home: string, info: ServeInfo): Promise<void> {
+  await mkdir(join(home, 'run'), { recursive: true });
+  await writeFile(file(home), JSON.stringify(info));
+}
+
+export async function clearServeInfo(home: string): Promise<void> {
+  await rm(file(home), { force: true });
+}
+
+/** The host running on this home, or null (no record, or its process is gone). */
+export function readServeInfo(home: string): ServeInfo | null {
+  try {
+    const info = JSON.parse(readFileSync(file(home), 'utf8')) as ServeInfo;
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return null;
+  }
+}
+
+/** The default port of `weir serve`. */
+export const DEFAULT_PORT = 8787;
+
+/**
+ * The base of webhook URLs (CONTRACT 5): the running host's `--public-url`, else the configured public URL,
+ * else the running host's own URL, else `https://127.0.0.1:8787`.
+ * @example
+ * `${webhookBase(home, config.publicUrl)}/trigger/${token}`
+ */
+export function webhookBase(home: string, publicUrl?: string): string {
+  const running = readServeInfo(home);
+  const base = running?.publicUrl ?? publicUrl ?? running?.url ?? `https://127.0.0.1:${DEFAULT_PORT}`;
+  return base.replace(/\/+$/, '');
+}

@@ -1,0 +1,33 @@
+import { WeirError } from '../errors.js';
+import type { ExecutionRecord } from '../flow/types.js';
+import { check, defineNode, type Problem } from './define.js';
+
+/** How deep `call_flow` may nest: a flow calling itself stops here instead of running forever. */
+export const MAX_CALL_DEPTH = 8;
+
+/**
+ * CONTRACT 9: `{"flow": "<name or id>", "input": {...}}`: runs the published copy of another flow (recorded
+ * as its own execution, trigger `call_flow`) and outputs its result; its failure fails this node.
+ */
+export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({
+  type: 'call_flow',
+  validate(config) {
+    const problems: Problem[] = [];
+    check.required(config, 'flow', problems);
+    return problems;
+  },
+  async run(ctx) {
+    const depth = (ctx.execution.depth as number) + 1;
+    if (depth > MAX_CALL_DEPTH) {
+      throw new WeirError('RULE', `call_flow: flows nest more than ${MAX_CALL_DEPTH} deep (does a flow call itself?)`);
+    }
+    const run = ctx.services.run as (ref: string, input: unknown, options: object) => Promise<ExecutionRecord>;
+    const record = await run(String(ctx.config.flow), ctx.config.input ?? {}, { published: true, trigger: 'call_flow', signal: ctx.signal, depth });
+    ctx.log(`called ${record.workflowName} (${record.workflowId}): execution ${record.id}, ${record.status}`);
+    if (record.status !== 'success') {
+      const e = record.error;
+      throw new WeirError(record.status === 'cancelled' ? 'CANCELLED' : 'EXECUTION_FAILED', `call_flow: ${record.workflowName} failed: ${e?.message ?? record.status}`, e?.status ? { status: e.status } : {});
+    }
+    return record.result;
+  },
+});

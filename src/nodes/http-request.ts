@@ -1,0 +1,115 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { WeirError } from '../errors.js';
+import { createNetworkPolicy, forbidden, type NetworkPolicy } from '../util/network.js';
+import { isObject } from '../util/json.js';
+import { defineNode, type Problem } from './define.js';
+import { numberField, objectField } from './fields.js';
+
+type HttpConfig = {
+  method?: string;
+  url: string;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+  timeoutMs?: number;
+};
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The request body as bytes: objects as JSON (with a content type unless one is given), text as is. */
+function encodeBody(body: unknown, headers: Record<string, string>): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return body;
+  headers['content-type'] ??= 'application/json';
+  return JSON.stringify(body);
+}
+
+async function readBody(res: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res) {
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) {
+      res.destroy();
+      throw new WeirError('PAYLOAD_TOO_LARGE', `http_request: the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (/\bjson\b/i.test(String(res.headers['content-type'] ?? '')) && text !== '') {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** One request, following redirects; every hop's address is checked against the deny list. */
+async function send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, policy: NetworkPolicy, hops = 0): Promise<IncomingMessage> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WeirError('INVALID_INPUT', `http_request: only http and https URLs, got ${url.protocol}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && policy.denied(host)) throw forbidden(url.hostname, host);
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, signal, lookup: policy.lookup }, (res) => {
+      const location = res.headers.location;
+      if (location && [301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && hops < MAX_REDIRECTS) {
+        res.resume();
+        const keep = res.statusCode === 307 || res.statusCode === 308;
+        return resolve(send(new URL(location, url), keep ? method : 'GET', headers, keep ? body : undefined, signal, policy, hops + 1));
+      }
+      resolve(res);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * CONTRACT 9: `{"method", "url", "headers", "body", "timeoutMs"}`; data = `{status, headers, body}` (a JSON
+ * response parsed, other types as text). Any status is data, not a failure. `network.deny` in
+ * `weir.config.json` (CIDR list) blocks addresses, checked on the resolved address of every hop.
+ */
+export const httpRequestNode = defineNode<HttpConfig>({
+  type: 'http_request',
+  validate(config) {
+    const problems: Problem[] = [];
+    if (typeof config.url !== 'string' || !config.url) problems.push({ path: 'url', message: '"url" is required' });
+    if (config.method !== undefined && !(typeof config.method === 'string' && (config.method.includes('{{') || METHODS.includes(config.method.toUpperCase())))) {
+      problems.push({ path: 'method', message: `"method" must be one of ${METHODS.join(', ')}` });
+    }
+    objectField(config, 'headers', problems);
+    numberField(config, 'timeoutMs', problems, { min: 1 });
+    return problems;
+  },
+  async run(ctx) {
+    const { url, method = 'GET', headers = {}, body, timeoutMs = DEFAULT_TIMEOUT_MS } = ctx.config;
+    let target: URL;
+    try {
+      target = new URL(String(url));
+    } catch {
+      throw new WeirError('INVALID_INPUT', `http_request: ${JSON.stringify(url)} is not a URL`);
+    }
+    const policy = createNetworkPolicy(ctx.services.config?.network?.deny);
+    const sendHeaders: Record<string, string> = {};
+    if (isObject(headers)) for (const [k, v] of Object.entries(headers)) if (v !== undefined && v !== null) sendHeaders[k.toLowerCase()] = String(v);
+    const payload = encodeBody(body, sendHeaders);
+    const verb = String(method).toUpperCase();
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Number(timeoutMs))]);
+    try {
+      const res = await send(target, verb, sendHeaders, payload, signal, policy);
+      const resHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+      return { status: res.statusCode ?? 0, headers: resHeaders, body: verb === 'HEAD' ? null : await readBody(res) };
+    } catch (err) {
+      if (err instanceof WeirError) throw err;
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      if (signal.aborted) throw new WeirError('TIMEOUT', `http_request: ${verb} ${target.origin} got no answer within ${timeoutMs} ms`);
+      throw new WeirError('PROVIDER', `http_request: ${verb} ${target.href} failed: ${(err as Error).message}`);
+    }
+  },
+});

@@ -1,0 +1,46 @@
+import { WeirError } from '../../errors.js';
+import { checkObjectKey } from '../../storage/keys.js';
+import type { NodeContext, Problem } from '../define.js';
+import { isTemplate } from '../fields.js';
+
+/**
+ * A resource manager of the weir instance running the flow (`ctx.services`), or a clear error when the
+ * instance was built without it.
+ * @example
+ * const kv = service<Kv>(ctx, 'kv')
+ */
+export function service<T>(ctx: NodeContext<any>, name: string): T {
+  const s = ctx.services?.[name];
+  if (!s) throw new WeirError('UNAVAILABLE', `${ctx.node.type}: this weir instance has no ${name} manager`);
+  return s as T;
+}
+
+/** Save-time check of a required string field (a template counts: its value is known only at run time). */
+export function stringField(config: Record<string, unknown>, key: string, problems: Problem[]): boolean {
+  const v = config[key];
+  if (typeof v !== 'string' || v.trim() === '') {
+    problems.push({ path: key, message: `"${key}" is required (a string)` });
+    return false;
+  }
+  return !isTemplate(v);
+}
+
+/** A table reference must be a user/system table name or a table id. */
+export function tableField(config: Record<string, unknown>, problems: Problem[]): void {
+  if (stringField(config, 'table', problems) && !/^(user\.|system\.|tbl_|sys_)/.test(config.table as string)) {
+    problems.push({ path: 'table', message: 'table names start with "user." (or give a table id)' });
+  }
+}
+
+/** A literal storage key must follow CONTRACT 8 already at save time. */
+export function storageKeyField(config: Record<string, unknown>, problems: Problem[]): void {
+  if (!stringField(config, 'key', problems)) return;
+  try {
+    checkObjectKey(config.key as string);
+  } catch (err) {
+    problems.push({ path: 'key', message: (err as Error).message });
+  }
+}
+
+/** Text of a value to store: strings as they are, anything else as JSON. */
+export const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));

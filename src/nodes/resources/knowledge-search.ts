@@ -1,0 +1,16 @@
+import type { Knowledge } from '../../resources/knowledge/index.js';
+import { defineNode, type Problem } from '../define.js';
+import { numberField } from '../fields.js';
+import { service, stringField } from './common.js';
+
+/** `{"query", "limit"?, "folder"?}`: full-text search of the knowledge base; data = the hits, best first. */
+export const knowledgeSearchNode = defineNode<{ query: string; limit?: number; folder?: string }>({
+  type: 'knowledge_search',
+  validate(config) {
+    const problems: Problem[] = [];
+    stringField(config, 'query', problems);
+    numberField(config, 'limit', problems, { min: 1, max: 1000, integer: true });
+    return problems;
+  },
+  run: (ctx) => service<Knowledge>(ctx, 'knowledge').search(String(ctx.config.query), { limit: ctx.config.limit, folder: ctx.config.folder }),
+});

@@ -1,0 +1,18 @@
+import type { Kv } from '../../resources/kv/index.js';
+import { defineNode, type Problem } from '../define.js';
+import { service, stringField } from './common.js';
+
+/** CONTRACT 9: `{"namespace", "key"}`; data = `{key, deleted}` (false when the key was absent). */
+export const kvDeleteNode = defineNode<{ namespace: string; key: string }>({
+  type: 'kv_delete',
+  validate(config) {
+    const problems: Problem[] = [];
+    stringField(config, 'namespace', problems);
+    stringField(config, 'key', problems);
+    return problems;
+  },
+  async run(ctx) {
+    const key = String(ctx.config.key);
+    return { key, deleted: await service<Kv>(ctx, 'kv').deleteKey(ctx.config.namespace, key) };
+  },
+});

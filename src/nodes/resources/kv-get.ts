@@ -1,0 +1,15 @@
+import type { Kv } from '../../resources/kv/index.js';
+import { defineNode, type Problem } from '../define.js';
+import { service, stringField } from './common.js';
+
+/** CONTRACT 9: `{"namespace", "key"}`; data = the value (a string), or null when the key is absent. */
+export const kvGetNode = defineNode<{ namespace: string; key: string }>({
+  type: 'kv_get',
+  validate(config) {
+    const problems: Problem[] = [];
+    stringField(config, 'namespace', problems);
+    stringField(config, 'key', problems);
+    return problems;
+  },
+  run: (ctx) => service<Kv>(ctx, 'kv').getValue(ctx.config.namespace, String(ctx.config.key)),
+});

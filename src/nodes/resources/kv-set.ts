@@ -1,0 +1,21 @@
+import type { Kv } from '../../resources/kv/index.js';
+import { defineNode, type Problem } from '../define.js';
+import { asText, service, stringField } from './common.js';
+
+/** CONTRACT 9: `{"namespace", "key", "value"}`; a non-string value is stored as its JSON text. */
+export const kvSetNode = defineNode<{ namespace: string; key: string; value: unknown }>({
+  type: 'kv_set',
+  validate(config) {
+    const problems: Problem[] = [];
+    stringField(config, 'namespace', problems);
+    stringField(config, 'key', problems);
+    if (config.value === undefined) problems.push({ path: 'value', message: '"value" is required' });
+    return problems;
+  },
+  async run(ctx) {
+    const key = String(ctx.config.key);
+    const value = asText(ctx.config.value);
+    await service<Kv>(ctx, 'kv').setValue(ctx.config.namespace, key, value);
+    return { key, value };
+  },
+});

@@ -1,0 +1,18 @@
+import { isTextType, type Objects } from '../../resources/objects/index.js';
+import { defineNode, type Problem } from '../define.js';
+import { service, storageKeyField } from './common.js';
+
+/** CONTRACT 9: `{"key"}`; data = the object's metadata and `content` (text, or base64 for binary types). */
+export const storageGetNode = defineNode<{ key: string }>({
+  type: 'storage_get',
+  validate(config) {
+    const problems: Problem[] = [];
+    storageKeyField(config, problems);
+    return problems;
+  },
+  async run(ctx) {
+    const { body, ...info } = await service<Objects>(ctx, 'objects').get(String(ctx.config.key));
+    const text = isTextType(info.contentType);
+    return { ...info, encoding: text ? 'utf8' : 'base64', content: body.toString(text ? 'utf8' : 'base64') };
+  },
+});

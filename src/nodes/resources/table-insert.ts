@@ -1,0 +1,16 @@
+import type { Tables } from '../../resources/tables/index.js';
+import { defineNode, type Problem } from '../define.js';
+import { objectField } from '../fields.js';
+import { service, tableField } from './common.js';
+
+/** CONTRACT 9: `{"table", "row": {...}}`; data = the row as stored (with its generated id). */
+export const tableInsertNode = defineNode<{ table: string; row: Record<string, unknown> }>({
+  type: 'table_insert',
+  validate(config) {
+    const problems: Problem[] = [];
+    tableField(config, problems);
+    objectField(config, 'row', problems, true);
+    return problems;
+  },
+  run: (ctx) => service<Tables>(ctx, 'tables').insert(ctx.config.table, ctx.config.row),
+});

@@ -1,0 +1,26 @@
+import type { Tables } from '../../resources/tables/index.js';
+import { defineNode, type Problem } from '../define.js';
+import { isTemplate } from '../fields.js';
+import { service, stringField, tableField } from './common.js';
+
+/**
+ * CONTRACT 9: `{"table", "sql", "params": [...]}`. Values go in `params` and are bound, never spliced: the SQL
+ * text is not a template. data = the rows, or `{changes}` for a write without RETURNING.
+ */
+export const tableQueryNode = defineNode<{ table: string; sql: string; params?: unknown[] | Record<string, unknown> }>({
+  type: 'table_query',
+  rawKeys: ['sql'],
+  validate(config) {
+    const problems: Problem[] = [];
+    tableField(config, problems);
+    stringField(config, 'sql', problems);
+    if (isTemplate(config.sql)) problems.push({ path: 'sql', message: 'put values in "params" (bound as ? or :name); the SQL text takes no {{ }} expressions' });
+    const p = config.params;
+    if (p !== undefined && !isTemplate(p) && (p === null || typeof p !== 'object')) problems.push({ path: 'params', message: '"params" must be an array (for ?) or an object (for :name)' });
+    return problems;
+  },
+  async run(ctx) {
+    const r = await service<Tables>(ctx, 'tables').execute(ctx.config.table, ctx.config.sql, ctx.config.params ?? []);
+    return r.reader ? r.rows : { changes: r.changes };
+  },
+});

@@ -1,0 +1,54 @@
+import { WeirError } from '../errors.js';
+import type { Weir } from '../weir.js';
+import { createExecutionQueue } from './index.js';
+
+/** What a `weir serve` process does in a cluster (CONTRACT 13). */
+export type Role = 'all' | 'intake' | 'worker';
+export const ROLES: readonly Role[] = ['all', 'intake', 'worker'];
+
+/** A host's part in the execution queue, as started by {@link joinQueue}. */
+export interface QueueRole {
+  role: Role;
+  /** Executions this process runs at once (0 for an intake host). */
+  concurrency: number;
+  /** Stops taking jobs, waits for the ones running here and closes the queue. */
+  close(): Promise<void>;
+}
+
+/**
+ * Puts a host in the execution queue of `weir.config.json` `queue`: every role enqueues what its triggers
+ * start (webhooks, interface events, schedules); `all` and `worker` also run jobs, `concurrency` at once.
+ * Without `queue` a host runs executions itself, which only the `all` role may do (null is returned).
+ * @example
+ * const part = await joinQueue(weir, 'worker', (err) => console.error(err))
+ * // ... SIGTERM ...
+ * await part?.close()
+ */
+export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) => void): Promise<QueueRole | null> {
+  const settings = weir.config.queue;
+  if (!settings) {
+    if (role === 'all') return null;
+    throw new WeirError('INVALID_CONFIG', `--role ${role} needs an execution queue shared by the hosts`, {
+      hints: ['add "queue": {"driver": "bullmq", "url": "redis://127.0.0.1:6379"} to weir.config.json'],
+    });
+  }
+  if (!weir.cluster) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
+  const queue = await createExecutionQueue({ settings, cluster: weir.cluster });
+  weir.queue = queue;
+  const concurrency = role === 'intake' ? 0 : Math.max(1, Math.floor(settings.concurrency ?? 10));
+  if (concurrency) {
+    queue.work({
+      run: (request) => weir.executor.run(request),
+      finished: (id) => weir.executions.get(id).catch(() => null),
+      onError,
+    });
+  }
+  return {
+    role,
+    concurrency,
+    async close() {
+      await queue.close();
+      if (weir.queue === queue) weir.queue = undefined;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { createHandler } from '../host/handle.js';
+import { coreRoutes } from '../host/core-routes.js';
+import { createHost, type Host, type HostOptions } from '../host/index.js';
+import type { Weir } from '../weir.js';
+
+/**
+ * The host core of a `--role worker` process: schedules and cluster events as on any host, but no intake.
+ * Put behind HTTP (`--port`), it answers `/healthz` only.
+ * @example
+ * const host = workerHost(weir, { onError })
+ * await host.start()
+ */
+export function workerHost(weir: Weir, options: HostOptions = {}): Host {
+  const core = createHost(weir, options);
+  const health = createHandler(
+    coreRoutes.filter((r) => r.path === '/healthz'),
+    { onError: options.onError },
+  );
+  return { ...core, handle: (req) => health(weir, req), owns: health.owns };
+}

@@ -1,0 +1,74 @@
+import { open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { JournalRecord, Position } from './journal.js';
+
+const STALE_MS = 15000;
+/** `<pid>-<boot>.<seq>.log`, or `.a<seq>.log` for an adopted segment. */
+const SEGMENT = /^(\d+)-([0-9a-f]+)\.a?\d+\.log$/;
+
+/** Touches the owner's lock file: its mtime is the heartbeat other hosts check. */
+export async function heartbeat(file: string): Promise<void> {
+  const t = new Date();
+  try {
+    await utimes(file, t, t);
+  } catch {
+    await (await open(file, 'w')).close();
+  }
+}
+
+/** An owner is gone when its process no longer exists or its heartbeat stopped (a reused pid). */
+async function ownerGone(dir: string, owner: string, pid: number): Promise<boolean> {
+  if (pid === process.pid) return true; // our pid with another boot id: an earlier life of this process slot
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
+  }
+  try {
+    return Date.now() - (await stat(join(dir, `${owner}.lock`))).mtimeMs > STALE_MS;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Takes over the segments of owners that are gone: each is renamed to a name of `owner` (atomic, so of two
+ * hosts only one gets it) and read. Returns the new names with their records and positions.
+ */
+export async function adoptOrphans(dir: string, owner: string, nextName: () => string): Promise<Array<{ segment: string; records: Array<{ record: JournalRecord; pos: Position }> }>> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out = [];
+  for (const name of names) {
+    const m = SEGMENT.exec(name);
+    if (!m || name.startsWith(`${owner}.`)) continue;
+    if (!(await ownerGone(dir, `${m[1]}-${m[2]}`, Number(m[1])))) continue;
+    const segment = nextName();
+    try {
+      await rename(join(dir, name), join(dir, segment));
+    } catch {
+      continue; // another host adopted it first
+    }
+    out.push({ segment, records: parseSegment(segment, await readFile(join(dir, segment))) });
+    await rm(join(dir, `${m[1]}-${m[2]}.lock`), { force: true });
+  }
+  return out;
+}
+
+/** NDJSON records with their byte positions; a torn or corrupt line (a kill mid-write, never acknowledged) is skipped. */
+export function parseSegment(segment: string, data: Buffer): Array<{ record: JournalRecord; pos: Position }> {
+  const out = [];
+  let start = 0;
+  while (start < data.length) {
+    let end = data.indexOf(10, start);
+    if (end < 0) end = data.length;
+    if (end > start) {
+      try {
+        out.push({ record: JSON.parse(data.toString('utf8', start, end)) as JournalRecord, pos: { segment, offset: start, length: end - start } });
+      } catch {
+        // skipped
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
