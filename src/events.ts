@@ -15,6 +15,12 @@ export interface WeirEvents {
   'interface:deleted': { id: string };
   /** A flow an incoming SMS or finished call should have run could not be started. */
   'telephony:error': { executionId: string; workflowId: string; trigger: 'sms' | 'call'; error: unknown };
+  /** Executions (secret values masked): start, end, each node's start and end, and node log lines. */
+  'execution:start': { executionId: string; workflowId: string; workflowName: string; trigger: string; startedAt: string };
+  'execution:end': { executionId: string; workflowId: string; status: string; startedAt: string; finishedAt: string | null; error?: { code: string; message: string; status?: number; node?: string } };
+  'node:start': { executionId: string; workflowId: string; nodeId: string; type: string; startedAt: string };
+  'node:end': { executionId: string; workflowId: string; nodeId: string; type: string; status: string; startedAt: string | null; finishedAt: string | null; error?: { code: string; message: string } };
+  'execution:log': { executionId: string; workflowId: string; nodeId: string; message: string; data?: unknown };
   [event: string]: unknown;
   [event: symbol]: unknown;
 }

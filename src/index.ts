@@ -18,6 +18,23 @@ export type {
   LocalWorkflow,
   PublishedWorkflow,
 } from './resources/workflows/index.js';
+export { createExpressions, type Expressions, type Scope } from './expr/index.js';
+export { createExecutor, createHooks, flowChecks, createMasker, allowedEnv } from './flow/index.js';
+export type {
+  Executor,
+  ExecutorOptions,
+  ExecutorHooks,
+  ExecutionRecord,
+  ExecutionStatus,
+  NodeRecord,
+  RunOptions,
+  RunState,
+  RespondAnswer,
+  TriggerKind,
+  WeirRunOptions,
+} from './flow/index.js';
+export type { Executions } from './resources/executions/index.js';
+export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/index.js';
 export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './resources/interfaces/index.js';
 export type { Projects, ProjectState } from './resources/projects/index.js';
 export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './resources/voice-agents/index.js';

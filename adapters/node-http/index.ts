@@ -95,17 +95,13 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
 /** Adds `signal` (aborted when the client goes away first), made only if a route asks for it. */
 function withSignal(hostReq: HostRequest, res: ServerResponse): HostRequest {
   let abort: AbortController | undefined;
-  let gone = false;
-  res.once('close', () => {
-    gone = !res.writableFinished;
-    if (gone) abort?.abort();
-  });
   return Object.defineProperty(hostReq, 'signal', {
     enumerable: true,
     get() {
       if (!abort) {
-        abort = new AbortController();
-        if (gone) abort.abort();
+        const controller = (abort = new AbortController());
+        if (res.destroyed && !res.writableFinished) controller.abort();
+        else res.once('close', () => res.writableFinished || controller.abort());
       }
       return abort.signal;
     },

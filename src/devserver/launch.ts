@@ -59,7 +59,10 @@ export async function launchPreview(options: LaunchOptions): Promise<{ record: S
     }
     await until(50);
   }
-  if (child.pid) process.kill(child.pid, 'SIGKILL');
+  // SIGTERM lets it close a browser it already opened (the browser runs in its own process group).
+  if (child.pid) process.kill(child.pid, 'SIGTERM');
+  for (const end = Date.now() + 5000; state.exited === null && Date.now() < end; ) await until(50);
+  if (state.exited === null && child.pid) process.kill(child.pid, 'SIGKILL');
   throw new WeirError('TIMEOUT', `the preview of "${options.name}" did not start within ${(options.timeoutMs ?? 30_000) / 1000} s`, { hints: [`see its log: ${files.log}`] });
 }
 

@@ -6,7 +6,7 @@ import type { Weir } from '../weir.js';
 import { findChromium } from './browser.js';
 import { findServer, removeRecord, serverFiles, serversDir, writeRecord, type ServerRecord } from './registry.js';
 import { startDevServer } from './server.js';
-import { openWebview } from './webview.js';
+import { openWebview, type WebviewAction } from './webview.js';
 
 export interface PreviewProcessOptions {
   weir: Weir;
@@ -63,7 +63,8 @@ export async function runPreview(options: PreviewProcessOptions): Promise<Server
     await host.close();
     throw new WeirError('UNAVAILABLE', `cannot start Chromium (${executablePath}): ${(err as Error).message.split('\n')[0]}`);
   }
-  dev.control = view.perform;
+  // The webview checks each request's shape before it touches the page.
+  dev.control = (action) => view.perform(action as WebviewAction);
   const record: ServerRecord = {
     interface: name,
     interfaceId: options.interfaceId,

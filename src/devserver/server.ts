@@ -85,8 +85,8 @@ export async function startDevServer(options: DevServerOptions) {
   }
 
   const self = {
-    /** Performs a webview action; set by the process that owns the browser. */
-    control: null as null | ((action: any) => Promise<unknown>),
+    /** Performs a webview action (the parsed request body); set by the process that owns the browser. */
+    control: null as null | ((action: unknown) => Promise<unknown>),
     url: '',
     port: 0,
     close,

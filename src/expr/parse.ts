@@ -88,7 +88,7 @@ function parsePrimary(lx: Lexer): Ast {
   }
   if (t.kind !== 'name') return lx.fail(t.pos, `unexpected ${describe(t)}`);
   const name = t.value as string;
-  if (name in LITERALS) return { type: 'literal', value: LITERALS[name] };
+  if (Object.hasOwn(LITERALS, name)) return { type: 'literal', value: LITERALS[name] };
   if (isPunct(lx.peek(), '(')) {
     if (!Object.hasOwn(FUNCTIONS, name)) lx.fail(t.pos, `unknown function "${name}" (known: ${Object.keys(FUNCTIONS).join(', ')})`);
     lx.next();

@@ -7,7 +7,7 @@ import type { ConfigCheck } from '../resources/workflows/validate.js';
 import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
 import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, RunOptions, RunState } from './types.js';
-import { walk } from './walk.js';
+import { emitSafely, walk } from './walk.js';
 import { createClock } from '../util/clock.js';
 
 export interface ExecutorOptions {
@@ -70,25 +70,15 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       startedAt: now(),
       finishedAt: null,
     };
-    // The AbortController is made on first use: creating one costs microseconds, and a run of synchronous
-    // nodes that neither fails nor is cancelled never needs it.
-    let controller: AbortController | undefined;
-    const state: RunState = {
-      record,
-      options,
-      env: baseEnv,
-      mask: (v) => v,
-      get signal() {
-        return (controller ??= new AbortController()).signal;
-      },
-    };
-    const stop = (reason: WeirError) => (controller ??= new AbortController()).abort(reason);
+    const controller = new AbortController();
+    const state: RunState = { record, options, env: baseEnv, mask: (v) => v, signal: controller.signal };
+    const stop = (reason: WeirError) => controller.abort(reason);
     const onCancel = () => {
       state.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
       stop(new WeirError('CANCELLED', 'execution cancelled'));
     };
     await callHooks(hooks['execution:start'], state);
-    bus.emit('execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
+    emitSafely(bus, 'execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
     if (options.signal?.aborted) onCancel();
     else options.signal?.addEventListener('abort', onCancel, { once: true });
 
@@ -107,7 +97,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       },
     };
     const log = (nodeId: string, message: string, data?: unknown) =>
-      bus.emit('execution:log', state.mask({ executionId: record.id, workflowId: workflow.id, nodeId, message, ...(data === undefined ? {} : { data }) }));
+      emitSafely(bus, 'execution:log', state.mask({ executionId: record.id, workflowId: workflow.id, nodeId, message, ...(data === undefined ? {} : { data }) }));
     try {
       const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log, now });
       const failure = state.failure;
@@ -120,7 +110,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     }
     await callHooks(hooks['execution:end'], state);
     const { status, error, finishedAt } = state.record;
-    bus.emit('execution:end', { executionId: record.id, workflowId: workflow.id, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
+    emitSafely(bus, 'execution:end', { executionId: record.id, workflowId: workflow.id, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
     return state.record;
   }
 

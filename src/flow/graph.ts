@@ -28,6 +28,8 @@ export interface Graph {
   trigger: number;
   /** `inCount` of every node, copied per run as the countdown of edges still to settle. */
   inCounts: Int32Array;
+  /** Nodes other than the trigger with no incoming edge: nothing can start them, so they are skipped. */
+  orphans: number[];
 }
 
 /**
@@ -68,5 +70,6 @@ export function buildGraph(config: FlowConfig, registry: NodeRegistry, expressio
     source.out.push(source.def.handles && e.sourceHandle !== undefined ? { target, handle: String(e.sourceHandle) } : { target });
     nodes[target].inCount++;
   }
-  return { nodes, trigger, inCounts: Int32Array.from(nodes, (n) => n.inCount) };
+  const orphans = nodes.filter((n) => n.inCount === 0 && n.index !== trigger).map((n) => n.index);
+  return { nodes, trigger, inCounts: Int32Array.from(nodes, (n) => n.inCount), orphans };
 }

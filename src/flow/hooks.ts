@@ -1,7 +1,12 @@
 import type { Executions } from '../resources/executions/index.js';
 import type { ExecutorHooks, RespondAnswer, RunState } from './types.js';
 
-/** An empty hook map. */
+/**
+ * An empty hook map, for `createExecutor({ hooks })`.
+ * @example
+ * const hooks = createHooks()
+ * hooks['execution:end'].push((run) => console.log(run.record.id, run.record.status))
+ */
 export const createHooks = (): ExecutorHooks => ({ 'execution:start': [], respond: [], 'execution:end': [] });
 
 /** Calls the hooks of one stage in order, each awaited. */
@@ -12,6 +17,10 @@ export async function callHooks(list: Array<(run: RunState) => void | Promise<vo
 /**
  * Persistence: a `running` record before the first node runs (so a crash leaves a trace and a replay can
  * reuse the id) and the final record at the end. Nothing is written per node; records are masked first.
+ * @example
+ * const persist = persistenceHooks(weir.executions)
+ * hooks['execution:start'].push(persist.start)
+ * hooks['execution:end'].push(persist.end)
  */
 export function persistenceHooks(executions: Executions) {
   const keys = new WeakMap<RunState, string>();

@@ -24,6 +24,8 @@ type WithSecrets = { secrets?: { values(): Promise<Record<string, string>> } };
 /**
  * The executor of a weir instance with its standard hooks: organization secrets into `$env` and masked,
  * every execution persisted in `weir.executions`, the first Respond answer handed to `onRespond`.
+ * @example
+ * weir.executor = createWeirExecutor(weir, expressions, [flowChecks({ nodes: weir.nodes, expressions })])
  */
 export function createWeirExecutor(weir: Weir, expressions: Expressions, checks: ConfigCheck[]): Executor {
   const hooks = createHooks();

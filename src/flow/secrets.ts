@@ -24,6 +24,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * A function returning a deep copy of a value with every occurrence of a secret value (in strings and keys)
  * replaced by `***`; identity when there are no secrets.
+ * @example
+ * createMasker(['s3cr3t'])({ auth: 'Bearer s3cr3t' }) // { auth: 'Bearer ***' }
  */
 export function createMasker(secrets: readonly string[]): <T>(value: T) => T {
   const values = secrets.filter((s) => typeof s === 'string' && s.length > 0).sort((a, b) => b.length - a.length);
@@ -42,6 +44,10 @@ export function createMasker(secrets: readonly string[]): <T>(value: T) => T {
 /**
  * Lifecycle hooks that put organization secrets into `$env` (secrets win over environment variables) and
  * mask their values in everything recorded or logged.
+ * @example
+ * const secrets = secretHooks(() => weir.secrets.values())
+ * hooks['execution:start'].push(secrets.start)
+ * hooks['execution:end'].unshift(secrets.end)
  */
 export function secretHooks(values: () => Promise<Record<string, string>> | undefined) {
   return {

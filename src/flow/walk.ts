@@ -21,6 +21,15 @@ export interface WalkDeps {
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 const hasListeners = (bus: WeirBus, type: string) => !!(bus.all.get(type)?.length || bus.all.get('*')?.length);
 
+/** Emits on the bus; a listener that throws must not break the run it observes. */
+export function emitSafely(bus: WeirBus, type: string, event: unknown): void {
+  try {
+    bus.emit(type, event);
+  } catch {
+    // The listener's own failure is its host's to report; the execution goes on.
+  }
+}
+
 /** An error as recorded: code, message and (for a Code node's `{status}`) the HTTP status. */
 export function errorInfo(err: unknown): ErrorInfo {
   if (err instanceof WeirError) return { code: err.code, message: err.message, ...(err.status !== 500 ? { status: err.status } : {}) };
@@ -83,7 +92,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
     if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
     records[node.info.id] = rec;
     last = node.info.id;
-    if (emitEnd) deps.bus.emit('node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: rec.error } : {}) });
+    if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: rec.error } : {}) });
     if (run.failure) return;
     for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === handle, node, rec.data);
   }
@@ -117,7 +126,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
   function start(node: GraphNode) {
     const startedAt = now();
     const id = node.info.id;
-    if (emitStart) deps.bus.emit('node:start', { executionId, workflowId, nodeId: id, type: node.info.type, startedAt });
+    if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: id, type: node.info.type, startedAt });
     let out: unknown;
     try {
       const ctx: NodeContext = {
@@ -126,10 +135,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
         node: node.info,
         env: run.env,
         log: (message, data) => deps.log(id, message, data),
-        // A getter: the run's AbortController is made only when someone needs its signal.
-        get signal() {
-          return run.signal;
-        },
+        signal: run.signal,
         services: deps.services,
         execution: deps.facade,
       };
@@ -168,8 +174,9 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
 
   const trigger = nodes[graph.trigger];
   const at = now();
-  if (emitStart) deps.bus.emit('node:start', { executionId, workflowId, nodeId: trigger.info.id, type: trigger.info.type, startedAt: at });
+  if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: trigger.info.id, type: trigger.info.type, startedAt: at });
   record(trigger, { data: run.record.input, status: 'success', startedAt: at, finishedAt: at }, undefined);
+  for (const i of graph.orphans) skip(nodes[i]);
   pump();
   return done;
 }

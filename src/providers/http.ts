@@ -53,16 +53,15 @@ export function errorText(body: string): string {
 export function createProviderClient(options: ProviderClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  /** The absolute URL of a path (which may already hold a query, like Twilio's `next_page_uri`). */
+  const urlOf = (path: string, query?: RequestOptions['query']): string => {
+    const url = new URL(base + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url.toString();
+  };
   return {
-    /** The absolute URL of a path (which may already hold a query, like Twilio's `next_page_uri`). */
-    url(path: string, query?: RequestOptions['query']): string {
-      const url = new URL(base + path);
-      for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-      return url.toString();
-    },
-
     async request<T>(method: string, path: string, req: RequestOptions = {}): Promise<T> {
-      const url = this.url(path, req.query);
+      const url = urlOf(path, req.query);
       const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
       let body: string | undefined;
       if (req.json !== undefined) {

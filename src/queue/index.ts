@@ -24,6 +24,8 @@ export interface WorkOptions {
 
 /** The execution queue (BullMQ on Redis) of a cluster. */
 export interface ExecutionQueue {
+  /** Jobs a worker process of this queue runs at once (`queue.concurrency`, default 10). */
+  readonly concurrency: number;
   /**
    * Enqueues an execution (job id = execution id, so a duplicate is not run twice) and resolves once it is
    * stored in Redis. `done` settles with the record the worker reports; with `wait: false` nobody is told
@@ -87,6 +89,7 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
   };
 
   return {
+    concurrency,
     submit,
     async run(request) {
       return (await (await submit(request)).done)!;

@@ -35,7 +35,7 @@ export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) 
   if (!weir.cluster) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
   const queue = await createExecutionQueue({ settings, cluster: weir.cluster });
   weir.queue = queue;
-  const concurrency = role === 'intake' ? 0 : Math.max(1, Math.floor(settings.concurrency ?? 10));
+  const concurrency = role === 'intake' ? 0 : queue.concurrency;
   if (concurrency) {
     queue.work({
       run: (request) => weir.executor.run(request),

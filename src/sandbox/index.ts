@@ -90,9 +90,12 @@ function execute(module: QuickJSWASMModule, code: string, options: SandboxRun & 
       const state = ctx.getPromiseState(evaluated.value);
       evaluated.value.dispose();
       if (state.type === 'rejected') throw userError(ctx, state.error, limit);
-      // Code that caught the interrupt and returned anyway still broke the limit.
-      if (limit.stopped) throw limitError(limit);
       if (state.type === 'pending') throw new WeirError('EXECUTION_FAILED', 'code: the returned promise never settled (there is no I/O to wait for in a Code node)');
+      // Code that caught the interrupt and returned anyway still broke the limit.
+      if (limit.stopped) {
+        state.value.dispose();
+        throw limitError(limit);
+      }
       return toHost(ctx, stringify, state.value);
     } finally {
       for (const h of [stringify, parse, json]) h.dispose();

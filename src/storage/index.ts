@@ -62,6 +62,8 @@ async function loadDriver(spec: MountConfig, home: string | undefined, mount: Mo
     if (!given && !home) throw new WeirError('INVALID_CONFIG', `storage.${mount}: the fs driver needs a "base" or a home`);
     return fsDriver({ base: given ? resolve(home ?? '.', given) : join(home!, mount) });
   }
+  // Redis: unstorage's key layout plus an index, so listings do not SCAN the whole keyspace (redis-driver.ts).
+  if (name === 'redis') return (await import('./redis-driver.js')).redisDriver(options);
   if (typeof name !== 'string' || !/^[a-z0-9-]+$/.test(name)) {
     throw new WeirError('INVALID_CONFIG', `storage.${mount}.driver must be an unstorage driver name, got ${JSON.stringify(name)}`);
   }
@@ -73,12 +75,6 @@ async function loadDriver(spec: MountConfig, home: string | undefined, mount: Mo
       hints: ['see https://unstorage.unjs.io/drivers for driver names'],
       cause: err,
     });
-  }
-  if (name === 'redis') {
-    // unstorage's redis driver lists keys with SCAN at Redis's default of 10 keys a call (a listing of a
-    // few thousand records would take hundreds of round trips), and sends each command in its own write.
-    options.scanCount ??= 1000;
-    options.enableAutoPipelining ??= true;
   }
   return factory(options);
 }

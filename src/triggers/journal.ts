@@ -53,6 +53,8 @@ interface Pending {
 }
 
 const HEARTBEAT_MS = 2000;
+/** Batches written and flushed at once. */
+const MAX_INFLIGHT = 4;
 
 /**
  * An append-only journal with group commit. Records queue in memory; one writer turns each queue into one
@@ -75,7 +77,9 @@ export function createJournal(options: JournalOptions): Journal {
   let fh: FileHandle | null = null;
   let size = 0;
   let queue: Pending[] = [];
-  let writing: Promise<void> | null = null;
+  const inflight = new Set<Promise<void>>();
+  let scheduled = false;
+  let rotating = false;
   let rotateNext = false;
   let closed = false;
   const timers: NodeJS.Timeout[] = [];
@@ -99,65 +103,103 @@ export function createJournal(options: JournalOptions): Journal {
       unsealed.add(current);
     }
     current = `${owner}.${++seq}.log`;
-    fh = await open(join(dir, current), 'a');
+    // Not O_APPEND: batches write at offsets reserved in order, several at once.
+    fh = await open(join(dir, current), 'w');
     size = 0;
     // The new file's directory entry must survive a power cut too, not only its contents.
     const d = await open(dir, 'r');
     await d.sync().finally(() => d.close());
   }
 
-  async function writeBatch(batch: Pending[]): Promise<Position[]> {
-    let carried: string[] = [];
-    let sealing: string[] = [];
-    if (rotateNext || size > maxSegmentBytes) {
-      rotateNext = false;
-      await openSegment();
-      sealing = [...unsealed];
-      unsealed.clear();
-      carried = options.live().map((r) => `${JSON.stringify(r)}\n`);
-    }
-    const lines = carried.concat(batch.map((p) => p.line));
+  /**
+   * Writes lines at a range reserved now, then flushes them: the batch is on disk when this resolves.
+   * A batch starts with a newline, so a neighbour lost in a crash (a hole of zeros) never merges with a
+   * line that was acknowledged.
+   */
+  async function writeLines(lines: string[]): Promise<Position[]> {
+    const data = Buffer.from(`\n${lines.join('')}`);
     const positions: Position[] = [];
-    let offset = size;
+    let offset = size + 1;
     for (const line of lines) {
       const length = Buffer.byteLength(line);
       positions.push({ segment: current, offset, length: length - 1 });
       offset += length;
     }
-    const data = lines.join('');
-    if (data) {
-      await fh!.write(data);
-      size = offset;
-      await fh!.datasync();
-    }
-    for (const segment of sealing) {
-      sealed.add(segment);
-      if (!pins.get(segment)) await drop(segment);
-    }
-    return positions.slice(carried.length);
+    const at = size;
+    size += data.length;
+    await fh!.write(data, 0, data.length, at);
+    await fh!.datasync();
+    return positions;
   }
 
-  function pump(): void {
-    if (writing || (!queue.length && !rotateNext) || !fh) return;
-    // setImmediate lets the requests already read in this loop turn join the batch.
-    writing = new Promise<void>((r) => setImmediate(r))
-      .then(async () => {
-        const batch = queue;
-        queue = [];
-        try {
-          const positions = await writeBatch(batch);
-          batch.forEach((p, i) => {
-            if (p.pin) api.pin(positions[i].segment);
-            p.done?.resolve(positions[i]);
-          });
-        } catch (err) {
-          batch.forEach((p) => p.done?.reject(err));
-        }
-      })
-      .finally(() => {
-        writing = null;
-        pump();
+  /** Closes the segment, starts the next with the live records, and deletes closed segments nothing pins. */
+  async function rotateNow(): Promise<void> {
+    rotateNext = false;
+    rotating = true;
+    try {
+      await openSegment();
+      const sealing = [...unsealed];
+      unsealed.clear();
+      const live = options.live();
+      if (live.length) await writeLines(live.map((r) => `${JSON.stringify(r)}\n`));
+      for (const segment of sealing) {
+        sealed.add(segment);
+        if (!pins.get(segment)) await drop(segment);
+      }
+    } finally {
+      rotating = false;
+    }
+  }
+
+  function track(work: Promise<void>): void {
+    inflight.add(work);
+    void work.finally(() => {
+      inflight.delete(work);
+      pump();
+    });
+  }
+
+  async function flushBatch(batch: Pending[]): Promise<void> {
+    try {
+      const positions = await writeLines(batch.map((p) => p.line));
+      batch.forEach((p, i) => {
+        if (p.pin) api.pin(positions[i].segment);
+        p.done?.resolve(positions[i]);
       });
+    } catch (err) {
+      batch.forEach((p) => p.done?.reject(err));
+    }
+  }
+
+  /**
+   * Starts batches: everything queued becomes one batch, up to MAX_INFLIGHT batches write and flush at once
+   * (a slow fdatasync does not hold back the requests that arrive meanwhile). A rotation waits until no
+   * batch is in flight. setImmediate lets the requests already read in this loop turn join the batch.
+   */
+  function pump(): void {
+    if (scheduled || rotating || !fh || inflight.size >= MAX_INFLIGHT || (!queue.length && !rotateNext)) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      if (!fh || rotating) return;
+      if (rotateNext || size > maxSegmentBytes) {
+        if (!inflight.size) track(rotateNow().catch(() => {}));
+        rotateNext = true;
+        return;
+      }
+      const batch = queue;
+      queue = [];
+      if (batch.length) track(flushBatch(batch));
+    });
+  }
+
+  /** Resolves once nothing is queued or being written. */
+  async function settle(): Promise<void> {
+    while (scheduled || inflight.size || queue.length) {
+      pump();
+      await Promise.all([...inflight]);
+      await new Promise((r) => setImmediate(r));
+    }
   }
 
   const api: Journal = {
@@ -214,16 +256,14 @@ export function createJournal(options: JournalOptions): Journal {
     },
     async rotate() {
       rotateNext = true;
-      pump();
-      while (writing) await writing;
+      await settle();
     },
     async close() {
       closed = true;
       timers.forEach(clearInterval);
       // A last rotation leaves only what is live (pinned deliveries, answers) for the next start.
       rotateNext = !!fh;
-      pump();
-      while (writing) await writing;
+      await settle();
       await fh?.close();
       fh = null;
       await Promise.all([...readers.values()].map((r) => r.then((h) => h.close()).catch(() => {})));

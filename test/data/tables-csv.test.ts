@@ -70,7 +70,7 @@ test('malformed CSV exits 1 with the line, and the import is all or nothing', as
   const cases: [string, string, string][] = [
     ['unclosed.csv', 'id,text,n\na,ok,1\nb,"never closed,2\n', 'invalid CSV: Quote Not Closed'],
     ['ragged.csv', 'id,text,n\na,ok,1\nb,too,many,fields\n', 'invalid CSV: Invalid Record Length'],
-    ['badtype.csv', 'id,text,n\na,ok,1\nb,ok,two\n', 'line 3: column "n" is INTEGER, got "two"'],
+    ['badtype.csv', 'id,text,n\na,ok,1\nb,ok,two\n', 'CSV row 2: column "n" is INTEGER, got "two"'],
     ['dupe.csv', 'id,text,n\na,ok,1\na,again,2\n', 'UNIQUE constraint failed'],
     ['unknown.csv', 'id,colour\na,red\n', 'CSV column "colour" is not a column of user.copy'],
     ['twice.csv', 'id,id\na,b\n', 'column "id" appears twice'],

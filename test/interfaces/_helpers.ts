@@ -32,6 +32,7 @@ export function startServe(home: string): Promise<{ url: string; child: ChildPro
       out += d;
       const url = /http:\/\/[\w.]+:\d+/.exec(out)?.[0];
       if (url) {
+        clearTimeout(timer);
         child.stdout!.off('data', onData);
         resolve({ url, child, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')))) });
       }
@@ -39,5 +40,9 @@ export function startServe(home: string): Promise<{ url: string; child: ChildPro
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (d) => (out += d));
     child.once('exit', (code) => reject(new Error(`weir serve exited (${code}) before listening:\n${out}`)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`weir serve did not listen within 20 s:\n${out}`));
+    }, 20_000);
   });
 }

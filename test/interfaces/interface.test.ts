@@ -24,6 +24,11 @@ test('interface init creates a working folder and records it; list shows it (thr
     assert.equal(list.json().map((x: any) => [x.id, x.name, x.type]), [[made.id, 'shop', 'external']]);
   }
   assert.match((await cli(['i', 'ls'], { home })).stdout, /shop\s+external/);
+
+  assert.is((await cli(['i', 'rm', 'shop'], { home })).code, 0);
+  assert.equal((await cli(['i', 'ls', '--json'], { home })).json(), []);
+  assert.ok(existsSync(join(work, 'shop/index.html')), 'the source folder stays');
+  assert.is((await cli(['i', 'rm', 'shop'], { home })).code, 1);
 });
 
 test('interface init: missing --name is a usage error, a bad type or a taken name exit 1', async () => {

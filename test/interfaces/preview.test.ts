@@ -26,8 +26,9 @@ const alive = (p: number) => {
 /** Reads the page's answer once the flow has answered (the promise resolves in the page). */
 const ANSWER = `new Promise((resolve) => { const read = () => { const t = document.querySelector('#output').textContent; t ? resolve(JSON.parse(t).reply) : setTimeout(read, 20); }; read(); })`;
 
+// Whatever failed, no preview outlives the suite.
 test.after(async () => {
-  if (pid && alive(pid)) await cli(['preview', 'greeter', '--stop'], { home });
+  await cli(['preview', 'greeter', '--stop'], { home });
 });
 
 test('Chromium is installed', () => {
@@ -136,20 +137,30 @@ test('the deployed page works under weir serve too (driven through the preview b
 
 test('logs -f streams new lines until Ctrl-C', async () => {
   const follower = spawn(process.execPath, [CLI, '--home', home, 'logs', 'greeter', '-f', '-n', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const waitFor = (text: string) => new Promise<void>((resolve) => {
-    const check = () => out.includes(text) && (follower.stdout.off('data', onData), resolve());
-    const onData = (d: Buffer) => ((out += d), check());
-    follower.stdout.on('data', onData);
-    check();
-  });
-  // The last line comes first; anything logged after it was printed arrives by following.
-  await waitFor('\n');
-  const marker = `follow-${Date.now()}`;
-  assert.is((await cli(['nav', 'greeter', `/?${marker}`], { home })).code, 0);
-  await waitFor(`GET /?${marker} 200`);
   const exited = new Promise<number | null>((resolve) => follower.once('exit', resolve));
-  follower.kill('SIGINT');
+  let out = '';
+  const waiters = new Set<() => void>();
+  follower.stdout.on('data', (d) => {
+    out += d;
+    waiters.forEach((w) => w());
+  });
+  /** Resolves once the follower printed `text`; fails (instead of hanging the suite) after 15 s. */
+  const printed = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`logs -f did not print ${JSON.stringify(text)}; got:\n${out}`)), 15_000);
+      const check = () => out.includes(text) && (waiters.delete(check), clearTimeout(timer), resolve());
+      waiters.add(check);
+      check();
+    });
+  try {
+    // The last line comes first; anything logged after it was printed arrives by following.
+    await printed('\n');
+    const marker = `follow-${Date.now()}`;
+    assert.is((await cli(['nav', 'greeter', `/?${marker}`], { home })).code, 0);
+    await printed(`GET /?${marker} 200`);
+  } finally {
+    follower.kill('SIGINT');
+  }
   assert.is(await exited, 0);
 });
 

@@ -140,6 +140,17 @@ test('unknown numbers and agents start nothing but are acknowledged; other event
   assert.is(broken.status, 400);
 });
 
+test('a flow published while the host runs gets the next message', async () => {
+  const number = '+15551230006';
+  const before = await fetch(`${host.url}/telephony/twilio/sms`, smsForm({ From: '+15557654321', To: number, Body: 'early' }, TOKEN));
+  assert.is(before.headers.get('x-weir-executions'), '');
+  await withWeir(home, (w) => w.kv.init('late'));
+  await publishStoring('late-sms', { type: 'sms_received_trigger', config: { phoneNumber: number } }, 'late');
+  const after = await fetch(`${host.url}/telephony/twilio/sms`, smsForm({ From: '+15557654321', To: number, Body: 'late' }, TOKEN));
+  assert.match(after.headers.get('x-weir-executions')!, /^exec_/);
+  await lastIs('late', 'message_body', 'late');
+});
+
 test('simulate-sms and simulate-call post signed payloads to the running host and run the flows', async () => {
   const sms = await cli(['va', 'simulate-sms', SMS_NUMBER, '--from', '+15557654322', '--body', 'from the CLI'], { home });
   assert.is(sms.code, 0, sms.stderr);

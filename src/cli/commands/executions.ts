@@ -16,11 +16,14 @@ async function readInput(ctx: CommandContext): Promise<unknown> {
   return input === undefined ? {} : parseJson(input, '--input');
 }
 
-/** The workflow id for listing executions: a local or published workflow, else the id as given. */
-async function workflowIdOf(ctx: CommandContext, ref: string): Promise<string> {
+/** The executions of a local or published workflow, or of a deleted one by its id; else NOT_FOUND. */
+async function executionsOf(ctx: CommandContext, ref: string, limit: number): Promise<ExecutionRecord[]> {
   const weir = await ctx.weir();
   const local = await weir.workflows.getLocal(ref).catch(() => null);
-  return local?.id ?? (await weir.workflows.findPublished(ref))?.id ?? ref;
+  const id = local?.id ?? (await weir.workflows.findPublished(ref))?.id;
+  const list = await weir.executions.list({ workflowId: id ?? ref, limit });
+  if (!id && !list.length) throw new WeirError('NOT_FOUND', `workflow "${ref}" not found`, { hints: ['run `weir workflows list` to see workflow ids'] });
+  return list;
 }
 
 const summary = (r: ExecutionRecord) => ({
@@ -62,8 +65,7 @@ export const executionCommands: CommandSpec[] = [
     async run(ctx) {
       const limit = ctx.flags.limit ?? 20;
       if (!Number.isInteger(limit) || limit < 1) throw new WeirError('USAGE', '--limit must be a whole number >= 1');
-      const weir = await ctx.weir();
-      const list = (await weir.executions.list({ workflowId: await workflowIdOf(ctx, ctx.args['workflow-id']!), limit })).map(summary);
+      const list = (await executionsOf(ctx, ctx.args['workflow-id']!, limit)).map(summary);
       const rows = list.map((r) => ({ ...r, error: r.error ? clip(r.error.message) : null }));
       return { data: list, text: table(rows, ['id', 'status', 'trigger', 'startedAt', 'finishedAt', 'error']) };
     },

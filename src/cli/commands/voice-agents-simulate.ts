@@ -30,7 +30,7 @@ function answered(a: HostAnswer, nothing: string) {
   const text = [
     `host answered ${a.status}${a.signed ? ' (request signed)' : ' (unsigned: no secret set)'}: ${a.body.trim()}`,
     `started ${a.executions.length} execution${a.executions.length > 1 ? 's' : ''}: ${a.executions.join(', ')}`,
-    'see `weir workflows execution <execution-id>` for the outcome',
+    `outcome: \`weir workflows execution ${a.executions[0]}\``,
   ].join('\n');
   return { data: a, text };
 }

@@ -12,5 +12,5 @@ export const knowledgeSearchNode = defineNode<{ query: string; limit?: number; f
     numberField(config, 'limit', problems, { min: 1, max: 1000, integer: true });
     return problems;
   },
-  run: (ctx) => service<Knowledge>(ctx, 'knowledge').search(String(ctx.config.query), { limit: ctx.config.limit, folder: ctx.config.folder }),
+  run: async (ctx) => service<Knowledge>(ctx, 'knowledge').search(String(ctx.config.query), { limit: ctx.config.limit, folder: ctx.config.folder }),
 });

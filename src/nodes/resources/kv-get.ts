@@ -11,5 +11,5 @@ export const kvGetNode = defineNode<{ namespace: string; key: string }>({
     stringField(config, 'key', problems);
     return problems;
   },
-  run: (ctx) => service<Kv>(ctx, 'kv').getValue(ctx.config.namespace, String(ctx.config.key)),
+  run: async (ctx) => service<Kv>(ctx, 'kv').getValue(ctx.config.namespace, String(ctx.config.key)),
 });

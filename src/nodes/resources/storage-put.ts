@@ -14,7 +14,7 @@ export const storagePutNode = defineNode<{ key: string; content: unknown; conten
     if (config.content === undefined) problems.push({ path: 'content', message: '"content" is required' });
     return problems;
   },
-  run(ctx) {
+  async run(ctx) {
     const { key, content, contentType } = ctx.config;
     const json = typeof content !== 'string' && !contentType;
     return service<Objects>(ctx, 'objects').put(String(key), asText(content), { contentType: json && !/\.\w+$/.test(String(key)) ? 'application/json' : contentType });

@@ -12,5 +12,5 @@ export const tableInsertNode = defineNode<{ table: string; row: Record<string, u
     objectField(config, 'row', problems, true);
     return problems;
   },
-  run: (ctx) => service<Tables>(ctx, 'tables').insert(ctx.config.table, ctx.config.row),
+  run: async (ctx) => service<Tables>(ctx, 'tables').insert(ctx.config.table, ctx.config.row),
 });

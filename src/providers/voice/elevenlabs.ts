@@ -77,8 +77,14 @@ export function createElevenLabsProvider(options: ElevenLabsOptions): VoiceProvi
   });
   const agentPath = (id: string) => `/v1/convai/agents/${encodeURIComponent(id)}`;
 
+  async function listPhoneNumbers(): Promise<VoicePhoneNumber[]> {
+    const body = await api.request<ApiPhone[] | { phone_numbers?: ApiPhone[] }>('GET', '/v1/convai/phone-numbers');
+    return (Array.isArray(body) ? body : body?.phone_numbers ?? []).map(toPhone);
+  }
+
   return {
     name: 'elevenlabs',
+    listPhoneNumbers,
 
     async listAgents() {
       const agents: VoiceAgent[] = [];
@@ -117,11 +123,6 @@ export function createElevenLabsProvider(options: ElevenLabsOptions): VoiceProvi
       await api.request('DELETE', agentPath(id));
     },
 
-    async listPhoneNumbers() {
-      const body = await api.request<ApiPhone[] | { phone_numbers?: ApiPhone[] }>('GET', '/v1/convai/phone-numbers');
-      return (Array.isArray(body) ? body : body?.phone_numbers ?? []).map(toPhone);
-    },
-
     async importPhoneNumber(input: PhoneImport) {
       if (!input.twilio) {
         throw new WeirError('INVALID_CONFIG', `importing ${input.phoneNumber} into ElevenLabs needs the Twilio account`, {
@@ -139,7 +140,7 @@ export function createElevenLabsProvider(options: ElevenLabsOptions): VoiceProvi
       const path = `/v1/convai/phone-numbers/${encodeURIComponent(phoneNumberId)}`;
       const updated = await api.request<ApiPhone | undefined>('PATCH', path, { json: { agent_id: agentId } });
       if (updated?.phone_number_id) return toPhone(updated);
-      const all = await this.listPhoneNumbers();
+      const all = await listPhoneNumbers();
       const found = all.find((p) => p.id === phoneNumberId);
       if (!found) throw new WeirError('NOT_FOUND', `ElevenLabs knows no phone number ${phoneNumberId}`);
       return found;

@@ -11,10 +11,12 @@ export interface ExecutionsOptions {
 /** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
 export const RETENTION_DEFAULTS = { retentionDays: 30, maxPerWorkflow: 1000 };
 const PRUNE_EVERY_MS = 60_000;
-// Keys sort newest first: the start time counted down from a far future, fixed width in base 36.
-const FAR_FUTURE_MS = 1e14;
-const revTime = (iso: string) => (FAR_FUTURE_MS - Date.parse(iso)).toString(36).padStart(10, '0');
-const timeOfRev = (rev: string) => FAR_FUTURE_MS - parseInt(rev, 36);
+// Keys sort newest first: the time in microseconds counted down from a far future (year 2255), fixed width
+// in base 36. Microseconds keep runs started within the same millisecond in order.
+const FAR_FUTURE_US = 9e15;
+const revTime = () => (FAR_FUTURE_US - Math.round((performance.timeOrigin + performance.now()) * 1000)).toString(36).padStart(11, '0');
+/** Milliseconds since the epoch of a key's time part. */
+const timeOfRev = (rev: string) => (FAR_FUTURE_US - parseInt(rev, 36)) / 1000;
 const enc = encodeURIComponent;
 /** The last key segment `<rev>_<id>` of a record key. */
 const tail = (key: string) => key.slice(key.lastIndexOf(':') + 1);
@@ -39,9 +41,8 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
     (await store.getItems(keys)).map((r) => r.value as unknown as ExecutionRecord).filter((r) => r && typeof r === 'object');
 
   const api = {
-    /** The storage key a new record gets. */
-    keyFor: (record: Pick<ExecutionRecord, 'workflowId' | 'id' | 'startedAt'>) =>
-      `runs:${enc(record.workflowId)}:${revTime(record.startedAt)}_${enc(record.id)}`,
+    /** The storage key a record starting now gets. */
+    keyFor: (record: Pick<ExecutionRecord, 'workflowId' | 'id'>) => `runs:${enc(record.workflowId)}:${revTime()}_${enc(record.id)}`,
 
     /** The key of a stored execution, or null. */
     async keyOf(id: string): Promise<string | null> {

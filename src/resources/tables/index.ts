@@ -33,6 +33,7 @@ interface Resolved {
 export type Tables = ReturnType<typeof createTables>;
 
 const AUTO_COLUMNS = ['id', 'createdAt', 'updatedAt'];
+const RECHECK_MS = 250;
 
 /** Parameters as SQL can bind them: booleans as 1/0, objects as JSON text. */
 const bindable = (params: unknown): unknown[] | Record<string, unknown> => {
@@ -56,13 +57,22 @@ export function createTables({ home, config, system = [], engine: given }: Table
   let engine: TableEngine | undefined = given;
   const db = () => (engine ??= openEngine({ home, config }));
   let version: number | string | undefined;
+  let checkedAt = 0;
   const resolved = new Map<string, Resolved>();
   let known: Map<string, TableMeta> | undefined;
+  const forget = () => (resolved.clear(), (known = undefined));
 
-  /** Drops cached tables when the engine's structure changed (here or in another process). */
-  async function fresh() {
+  /**
+   * Drops cached tables when the engine's structure changed in another process. Checked at most every
+   * {@link RECHECK_MS} (this process's own changes clear the caches at once): the check is a round trip that
+   * would otherwise cost as much as a primary-key lookup, and what a stale entry can cause is a clear error
+   * from the engine, never a wrong write.
+   */
+  async function fresh(force = false) {
+    if (!force && Date.now() - checkedAt < RECHECK_MS) return;
     const v = await db().version();
-    if (v !== version) (resolved.clear(), (known = undefined), (version = v));
+    checkedAt = Date.now();
+    if (v !== version) (forget(), (version = v));
   }
 
   const asResolved = (meta: TableMeta, columns: ColumnDef[], s?: SystemTable): Resolved => ({
@@ -72,6 +82,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
     system: s,
   });
 
+  /** A table by id or name (a table not in the cache is always looked up in the engine). */
   async function resolve(ref: string): Promise<Resolved> {
     const s = system.find((t) => t.meta.id === ref || t.meta.name === ref);
     if (s) return asResolved(s.meta, s.columns, s);
@@ -95,8 +106,8 @@ export function createTables({ home, config, system = [], engine: given }: Table
     return t;
   }
 
+  /** Every table by name (cached like resolved tables). */
   async function tablesByName(): Promise<Map<string, TableMeta>> {
-    await fresh();
     return (known ??= new Map([...(await db().listMeta()), ...system.map((s) => s.meta)].map((m) => [m.name, m])));
   }
 
@@ -111,7 +122,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
         if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `${where}: unknown column "${k}" (columns: ${[...t.columns.values()].map((c) => c.name).join(', ')})`);
         added.push((col = { name: checkColumnName(k), type: inferType(v) }));
       }
-      out[col.name] = coerce(v, col, where);
+      out[col.name] = coerce(v, col, where, t.meta.auto);
     }
     if (t.meta.auto) {
       const now = new Date().toISOString();
@@ -122,10 +133,10 @@ export function createTables({ home, config, system = [], engine: given }: Table
     return { out, added };
   }
 
-  async function withColumns(t: Resolved, ref: string, added: ColumnDef[]): Promise<void> {
+  async function withColumns(t: Resolved, added: ColumnDef[]): Promise<void> {
     if (!added.length) return;
     await db().addColumns(t.meta.name, added);
-    resolved.delete(ref);
+    forget();
   }
 
   function keyOf(t: Resolved, primaryKey: string): string {
@@ -147,6 +158,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
       const parsed = schema === undefined ? AUTO_SCHEMA : parseSchema(schema);
       const meta: TableMeta = { id: newId('tbl'), name, ...(description ? { description } : {}), type: 'user', readOnly: false, auto: schema === undefined, createdAt: new Date().toISOString() };
       await db().create(meta, parsed);
+      forget();
       return meta;
     },
 
@@ -161,7 +173,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
     async delete(ref: string): Promise<TableMeta> {
       const t = await writable(ref);
       await db().drop(t.meta);
-      resolved.clear();
+      forget();
       return t.meta;
     },
 
@@ -173,16 +185,26 @@ export function createTables({ home, config, system = [], engine: given }: Table
     async execute(ref: string, sql: string, params: unknown = []): Promise<ExecResult> {
       if (typeof sql !== 'string' || !sql.trim()) throw new WeirError('INVALID_INPUT', 'SQL text must not be empty');
       const target = await resolve(ref);
-      const names = await tablesByName();
-      const authorize = (touched: Touched[], writes: boolean) => {
-        for (const t of touched) {
-          const meta = names.get(t.name);
-          if (!meta) throw new WeirError('RULE', `the statement uses "${t.name}", which is not a table of this organization`, { hints: ['run `weir data tables list` to see tables'] });
-          if (t.write && meta.readOnly) throw new WeirError('READ_ONLY', `table "${meta.name}" is read-only`);
+      const bound = bindable(params);
+      for (let retried = false; ; retried = true) {
+        const names = await tablesByName();
+        let unknown: string | undefined;
+        const authorize = (touched: Touched[], writes: boolean) => {
+          for (const t of touched) {
+            const meta = names.get(t.name);
+            if (!meta) throw new WeirError('RULE', `the statement uses "${(unknown = t.name)}", which is not a table of this organization`, { hints: ['run `weir data tables list` to see tables'] });
+            if (t.write && meta.readOnly) throw new WeirError('READ_ONLY', `table "${meta.name}" is read-only`);
+          }
+          if (writes && target.meta.readOnly) throw new WeirError('READ_ONLY', `table "${target.meta.name}" is read-only: writing statements are refused`);
+        };
+        try {
+          return await db().execute(sql, bound, authorize, system);
+        } catch (err) {
+          // A table another process made a moment ago: look again once before refusing.
+          if (!unknown || retried) throw err;
+          await fresh(true);
         }
-        if (writes && target.meta.readOnly) throw new WeirError('READ_ONLY', `table "${target.meta.name}" is read-only: writing statements are refused`);
-      };
-      return db().execute(sql, bindable(params), authorize, system);
+      }
     },
 
     /** The rows a statement returns (empty for writes without RETURNING). */
@@ -195,7 +217,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
       if (!isObject(row)) throw new WeirError('INVALID_INPUT', 'a row must be a JSON object');
       const t = await writable(ref);
       const { out, added } = values(t, row, 'row', true);
-      await withColumns(t, ref, added);
+      await withColumns(t, added);
       return db().insert(t.meta.name, out);
     },
 
@@ -205,7 +227,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
       const t = await writable(ref);
       const key = keyOf(t, primaryKey);
       const { out, added } = values(t, data, 'update', false);
-      await withColumns(t, ref, added);
+      await withColumns(t, added);
       const row = await db().update(t.meta.name, key, rowId, out);
       if (!row) throw new WeirError('NOT_FOUND', `no row with ${key} = ${JSON.stringify(rowId)} in ${t.meta.name}`);
       return row;
@@ -233,7 +255,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
      */
     async import(ref: string, input: NodeJS.ReadableStream, options: { onProgress?: (rows: number) => void } = {}): Promise<{ table: string; rows: number }> {
       let t = await writable(ref);
-      const { header, records } = await readCsv(input);
+      const { header, batches } = await readCsv(input);
       const seen = new Set<string>();
       const added: ColumnDef[] = [];
       for (const h of header) {
@@ -243,14 +265,18 @@ export function createTables({ home, config, system = [], engine: given }: Table
         if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `CSV column "${h}" is not a column of ${t.meta.name} (columns: ${[...t.columns.values()].map((c) => c.name).join(', ')})`);
         added.push({ name: checkColumnName(h), type: 'TEXT' });
       }
-      await withColumns(t, ref, added);
+      await withColumns(t, added);
       t = await resolve(ref);
       const mapped = header.map((h) => t.columns.get(h.toLowerCase())!);
       const generated = t.meta.auto ? AUTO_COLUMNS.filter((c) => !seen.has(c.toLowerCase())) : [];
+      const widen = t.meta.auto;
       async function* rows() {
-        for await (const { values: cells, line } of records) {
+        for await (const batch of batches) {
           const now = new Date().toISOString();
-          yield [...mapped.map((c, i) => coerce(cells[i], c, `line ${line}`)), ...generated.map((c) => (c === 'id' ? randomUUID() : now))];
+          for (const { values: cells, row } of batch) {
+            const where = `CSV row ${row}`;
+            yield [...mapped.map((c, i) => coerce(cells[i], c, where, widen)), ...generated.map((c) => (c === 'id' ? randomUUID() : now))];
+          }
         }
       }
       const count = await db().bulkInsert(t.meta.name, [...mapped.map((c) => c.name), ...generated], rows(), options.onProgress);

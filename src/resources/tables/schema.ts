@@ -86,44 +86,48 @@ export function inferType(value: unknown): ColumnType {
   return 'TEXT';
 }
 
+function mismatch(value: unknown, column: ColumnDef, where: string): never {
+  throw new WeirError('INVALID_INPUT', `${where}: column "${column.name}" is ${column.type}, got ${JSON.stringify(value)}`, {
+    hints: ['a schemaless table types a column by its first value; `tables init --schema` chooses types'],
+  });
+}
+
 const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const BOOLEANS: Record<string, number> = { true: 1, false: 0, '1': 1, '0': 0, yes: 1, no: 0 };
 
 /**
  * A value as stored in a column of the given type: numbers from numeric text, booleans as 1/0, objects as
- * JSON text. A value that cannot be one (`"abc"` for an INTEGER) is refused, naming `where`.
+ * JSON text. A value that cannot be one (`"abc"` for an INTEGER) is refused, naming `where`. `widen` lets an
+ * INTEGER column take decimals: a schemaless table's column type is only a guess from its first value.
  * @example
  * coerce('42', { name: 'qty', type: 'INTEGER' }, 'line 3') // 42
  */
-export function coerce(value: unknown, column: ColumnDef, where: string): SqlValue {
+export function coerce(value: unknown, column: ColumnDef, where: string, widen = false): SqlValue {
   if (value === null || value === undefined) return null;
-  const fail = (): never => {
-    throw new WeirError('INVALID_INPUT', `${where}: column "${column.name}" is ${column.type}, got ${JSON.stringify(value)}`, {
-      hints: ['a schemaless table types a column by its first value; `tables init --schema` chooses types (REAL for decimals)'],
-    });
-  };
+  // Called per cell of an import, so it makes no closures.
   switch (column.type) {
     case 'INTEGER':
-      if (typeof value === 'number') return Number.isInteger(value) ? value : fail();
+      if (typeof value === 'number') return Number.isInteger(value) || (widen && Number.isFinite(value)) ? value : mismatch(value, column, where);
+      if (widen && typeof value === 'string' && NUMBER.test(value.trim()) && !INTEGER.test(value.trim())) return Number(value);
       if (typeof value === 'boolean') return value ? 1 : 0;
       if (typeof value === 'bigint') return value;
       if (typeof value === 'string' && INTEGER.test(value.trim())) {
         const n = Number(value);
         return Number.isSafeInteger(n) ? n : BigInt(value.trim());
       }
-      return fail();
+      return mismatch(value, column, where);
     case 'REAL':
     case 'NUMERIC':
-      if (typeof value === 'number') return Number.isFinite(value) ? value : fail();
+      if (typeof value === 'number') return Number.isFinite(value) ? value : mismatch(value, column, where);
       if (typeof value === 'boolean') return value ? 1 : 0;
       if (typeof value === 'string' && NUMBER.test(value.trim())) return Number(value);
-      return fail();
+      return mismatch(value, column, where);
     case 'BOOLEAN':
       if (typeof value === 'boolean') return value ? 1 : 0;
       if (typeof value === 'number' && (value === 0 || value === 1)) return value;
       if (typeof value === 'string' && value.trim().toLowerCase() in BOOLEANS) return BOOLEANS[value.trim().toLowerCase()];
-      return fail();
+      return mismatch(value, column, where);
     default:
       if (typeof value === 'string') return value;
       if (value instanceof Uint8Array) return value;

@@ -36,7 +36,6 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   const statements = new Map<string, Statement>();
   const inspected = new Map<string, Inspected>();
   const temp = new Set<string>();
-  let cachedVersion = -1;
 
   async function connect(): Promise<Database> {
     const { default: Sqlite } = await import('better-sqlite3');
@@ -171,17 +170,18 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
     insert: (name, row) =>
       use((db) => {
         const cols = Object.keys(row);
-        const sql = cols.length
-          ? `INSERT INTO ${q(name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`
-          : `INSERT INTO ${q(name)} DEFAULT VALUES RETURNING *`;
-        return prepared(db, sql).get(Object.values(row)) as Row;
+        const sql = cols.length ? `INSERT INTO ${q(name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})` : `INSERT INTO ${q(name)} DEFAULT VALUES`;
+        // Read back by rowid in the same synchronous step: cheaper than RETURNING (which builds a temporary table).
+        const { lastInsertRowid } = prepared(db, sql).run(Object.values(row));
+        return prepared(db, `SELECT * FROM ${q(name)} WHERE rowid = ?`).get(lastInsertRowid) as Row;
       }),
 
     update: (name, key, keyValue, data) =>
       use((db) => {
         const cols = Object.keys(data);
         const sql = `UPDATE ${q(name)} SET ${cols.map((c) => `${q(c)} = ?`).join(', ')} WHERE ${q(key)} = ? RETURNING *`;
-        return (prepared(db, sql).get([...Object.values(data), keyValue]) as Row | undefined) ?? null;
+        // all(), not get(): a RETURNING statement left unfinished by get() slows every later read on the connection.
+        return (prepared(db, sql).all([...Object.values(data), keyValue]) as Row[])[0] ?? null;
       }),
 
     deleteRow: (name, key, keyValue) => use((db) => prepared(db, `DELETE FROM ${q(name)} WHERE ${q(key)} = ?`).run(keyValue).changes > 0),
@@ -191,8 +191,8 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
       let found: Inspected;
       try {
         ensureSystem(db, system);
-        const version = prepared(db, 'PRAGMA schema_version').pluck().get() as number;
-        if (version !== cachedVersion) (inspected.clear(), (cachedVersion = version));
+        // Cached by SQL text across schema changes: a statement names its tables, and no statement that can
+        // run here creates views, triggers or aliases, so the names it touches stay the same.
         found = inspected.get(sql) ?? inspect(db, sql, params);
       } catch (err) {
         throw sqlError(err);
@@ -203,7 +203,11 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
       for (const s of system) if (found.touched.some((t) => t.name === s.meta.name)) fill(db, s, await s.load());
       try {
         const { stmt } = found;
-        if (stmt.reader) return { reader: true, rows: stmt.all(params) as Row[], columns: stmt.columns().map((c) => c.name), changes: 0 };
+        if (stmt.reader) {
+          const rows = stmt.all(params) as Row[];
+          // Column names from the first row: stmt.columns() costs more than a lookup by primary key.
+          return { reader: true, rows, columns: rows.length ? Object.keys(rows[0]) : stmt.columns().map((c) => c.name), changes: 0 };
+        }
         return { reader: false, rows: [], columns: [], changes: stmt.run(params).changes };
       } catch (err) {
         throw sqlError(err);

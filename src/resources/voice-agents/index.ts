@@ -1,6 +1,7 @@
 import { WeirError } from '../../errors.js';
 import { telephonyProvider, twilioCredentials, voiceProvider, type TwilioNumber, type VoiceAgentInput } from '../../providers/index.js';
-import { POST_CALL_PATH, SMS_PATH, assertE164, createTelephonyFlows, trimUrl } from '../../triggers/telephony/flows.js';
+import { storageCached } from '../../triggers/telephony/cache.js';
+import { SMS_PATH, assertE164, telephonyTrigger, trimUrl } from '../../triggers/telephony/flows.js';
 import { createInbound } from './inbound.js';
 import type { ProviderGetters, VoiceAgentsOptions } from './types.js';
 
@@ -19,7 +20,8 @@ export interface TwilioNumberStatus extends TwilioNumber {
   smsFlow: string | null;
 }
 
-function target(url: string, publicUrl: string | undefined, path: string): WebhookTarget {
+/** Where a webhook URL leads; `ours` tells whether it is this host's endpoint (null: weir has none there). */
+function target(url: string, ours: ((parsed: URL) => boolean) | null): WebhookTarget {
   if (!url) return 'none';
   let parsed: URL;
   try {
@@ -27,8 +29,7 @@ function target(url: string, publicUrl: string | undefined, path: string): Webho
   } catch {
     return 'other';
   }
-  // Without a configured publicUrl, any host counts when the path is ours (tunnels change host names).
-  if (publicUrl ? url === trimUrl(publicUrl) + path : parsed.pathname === path) return 'weir';
+  if (ours?.(parsed)) return 'weir';
   if (parsed.hostname === 'elevenlabs.io' || parsed.hostname.endsWith('.elevenlabs.io')) return 'voice provider';
   return 'other';
 }
@@ -46,7 +47,9 @@ export function createVoiceAgents(options: VoiceAgentsOptions) {
     telephony: () => telephonyProvider(options),
   };
   const inbound = createInbound(options, providers);
-  const flows = createTelephonyFlows(options);
+  // What every SMS and post-call webhook reads, kept while storage is unchanged (see storageCached).
+  const flows = storageCached(options.storage, ['workflows'], async () => (await options.workflows.listPublished()).filter((f) => telephonyTrigger(f.config)));
+  const secrets = storageCached(options.storage, ['secrets'], options.secrets);
 
   return {
     /** The voice provider in use (`local`, `elevenlabs`), checked against the credentials it needs. */
@@ -87,10 +90,15 @@ export function createVoiceAgents(options: VoiceAgentsOptions) {
       const [numbers, mappings] = await Promise.all([(await providers.telephony()).listNumbers(), inbound.list()]);
       const flows = new Map(mappings.filter((m) => m.sms).map((m) => [m.phone, m.sms!.flowName]));
       const publicUrl = options.config.publicUrl;
+      // Without a configured publicUrl any host counts when the path is ours (tunnels change host names).
+      const ownUrl = publicUrl ? trimUrl(publicUrl) + SMS_PATH : '';
+      const smsEndpoint = URL.canParse(ownUrl) ? new URL(ownUrl).href : null;
+      const isSmsEndpoint = (u: URL) => (smsEndpoint ? u.href === smsEndpoint : u.pathname === SMS_PATH);
       return numbers.map((n) => ({
         ...n,
-        voice: target(n.voiceUrl, publicUrl, POST_CALL_PATH),
-        sms: target(n.smsUrl, publicUrl, SMS_PATH),
+        // Calls go to the voice provider, which reports to weir after the call: weir has no voice endpoint.
+        voice: target(n.voiceUrl, null),
+        sms: target(n.smsUrl, isSmsEndpoint),
         smsFlow: flows.get(n.phoneNumber) ?? null,
       }));
     },
@@ -101,7 +109,9 @@ export function createVoiceAgents(options: VoiceAgentsOptions) {
     /** The recorded inbound configuration of a number, or null (used by the host and the simulators). */
     inboundMapping: inbound.get,
     /** Published flows with an inbound_call_trigger or sms_received_trigger (cached; used by the host). */
-    telephonyFlows: flows.list,
+    telephonyFlows: flows,
+    /** The organization secrets (cached like the flows; the host checks signatures with them). */
+    secrets,
   };
 }
 

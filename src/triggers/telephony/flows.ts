@@ -1,8 +1,6 @@
 import { WeirError } from '../../errors.js';
 import { E164 } from '../../nodes/triggers/simple.js';
-import type { FlowConfig, FlowNode, PublishedWorkflow, Workflows } from '../../resources/workflows/index.js';
-import type { Storages } from '../../storage/index.js';
-import { cloudProbe, createFreshness } from '../changes.js';
+import type { FlowConfig, FlowNode, PublishedWorkflow } from '../../resources/workflows/index.js';
 
 /** Host paths of CONTRACT 10. */
 export const SMS_PATH = '/telephony/twilio/sms';
@@ -35,32 +33,6 @@ export function telephonyTrigger(config: FlowConfig): { kind: TelephonyKind; nod
     if (node.type === TRIGGER_TYPES.sms) return { kind: 'sms', node, config: node.config ?? {} };
   }
   return null;
-}
-
-/**
- * The published flows with a telephony trigger, read once and kept while the `workflows` prefix of the
- * cloud mount is unchanged (a storage probe; drivers that cannot tell are read every time), so an SMS or
- * a post-call webhook does not read every published flow.
- * @example
- * const flows = createTelephonyFlows({ storage, workflows })
- * const list = await flows.list()
- */
-export function createTelephonyFlows({ storage, workflows }: { storage: Storages; workflows: Workflows }) {
-  const fresh = createFreshness(cloudProbe(storage, ['workflows']));
-  let cached: { generation: number; flows: Promise<PublishedWorkflow[]> } | null = null;
-  const load = async () => (await workflows.listPublished()).filter((f) => telephonyTrigger(f.config));
-  return {
-    list(): Promise<PublishedWorkflow[]> {
-      const generation = fresh.check();
-      if (generation === null) return load();
-      if (cached?.generation !== generation) {
-        const flows = load();
-        cached = { generation, flows };
-        flows.catch(() => (cached = null));
-      }
-      return cached.flows;
-    },
-  };
 }
 
 /** Published flows whose `sms_received_trigger.phoneNumber` is the receiving number. */

@@ -32,7 +32,7 @@ export const smsRoute: Route = {
   async handle(req, _params, weir): Promise<HostResponse> {
     const receivedAt = new Date().toISOString();
     const params = parseForm(req.rawBody.toString('utf8'));
-    const authToken = (await weir.secrets.values())[SECRET.twilioToken];
+    const authToken = (await weir.voiceAgents.secrets())[SECRET.twilioToken];
     if (authToken && !verifyTwilioSignature(authToken, signedUrl(req, weir), params, req.headers['x-twilio-signature'])) {
       throw new WeirError('FORBIDDEN', 'X-Twilio-Signature does not match this request (signed for the public URL of the host)');
     }
@@ -71,7 +71,7 @@ export const postCallRoute: Route = {
   methods: ['POST'],
   path: POST_CALL_PATH,
   async handle(req, _params, weir): Promise<HostResponse> {
-    const secret = (await weir.secrets.values())[SECRET.elevenlabsWebhook];
+    const secret = (await weir.voiceAgents.secrets())[SECRET.elevenlabsWebhook];
     if (secret) {
       const check = verifyPostCallSignature(secret, req.rawBody, req.headers['elevenlabs-signature']);
       if (check === 'stale') throw new WeirError('FORBIDDEN', 'ElevenLabs-Signature is older than 30 minutes (a replayed request?)');

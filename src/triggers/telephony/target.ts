@@ -26,7 +26,7 @@ export async function callTarget(weir: Weir, phone: string, agent?: string): Pro
   phoneNumberId ??= phone;
   if (!agentId) {
     const agents = new Set<string>();
-    for (const flow of await weir.workflows.listPublished()) {
+    for (const flow of await weir.voiceAgents.telephonyFlows()) {
       const t = telephonyTrigger(flow.config);
       if (t?.kind === 'call' && [phone, phoneNumberId].includes(t.config.phoneNumberId as string)) agents.add(String(t.config.agentId));
     }

@@ -1,0 +1,83 @@
+// Shared setup of the host tests: flows published through the library (fast), hosts served in-process on
+// 127.0.0.1 port 0, and a `weir serve` child process where the CLI itself is under test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { serve, type ServeOptions } from '../../adapters/node-http/index.js';
+import { createWeir, type Weir } from '../../src/weir.js';
+import { CLI, flow, tmpDir } from '../_utils.js';
+
+export { tmpDir };
+
+/** Creates and publishes a flow; returns its id and webhook token. */
+export async function publish(weir: Weir, name: string, trigger: { type: string; config?: Record<string, unknown> }, nodes: any[] = [], edges: any[] = []) {
+  const created = await weir.workflows.create(name, undefined, { config: flow(trigger, nodes, edges) as any, publish: true });
+  return { id: created.id, token: created.webhookToken };
+}
+
+/** Nodes chained one after another from the trigger (`<type>-1` ids), for `publish`. */
+export function chain(triggerType: string, nodes: Array<{ type: string; config?: Record<string, unknown>; id?: string }>) {
+  let prev = `${triggerType}-1`;
+  const list = nodes.map((n, i) => ({ id: n.id ?? `${n.type}-${i + 1}`, type: n.type, config: n.config ?? {} }));
+  const edges = list.map((n, i) => {
+    const e = { id: `e${i + 1}`, source: prev, target: n.id };
+    prev = n.id;
+    return e;
+  });
+  return { nodes: list, edges };
+}
+
+/** A weir on a fresh home served on 127.0.0.1 (port 0). */
+export async function startHost(options: ServeOptions & { home?: string; config?: Record<string, unknown> } = {}) {
+  const home = options.home ?? tmpDir('weir-host-');
+  const weir = await createWeir({ home, ...(options.config ? { config: options.config } : {}) });
+  const serving = await serve(weir, { port: 0, ...options });
+  return {
+    home,
+    weir,
+    url: serving.url,
+    serving,
+    async close() {
+      await serving.close();
+      await weir.close();
+    },
+  };
+}
+
+/** Polls `probe` until it returns something other than undefined/null/false, or fails after `ms`. */
+export async function until<T>(probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== null && v !== undefined && v !== false) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A running `weir serve` child on the home: its URL, output so far, and SIGTERM/SIGKILL. */
+export function startServe(home: string, args: string[] = []): Promise<{ url: string; child: ChildProcess; output(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, '--home', home, 'serve', '--port', '0', ...args], { env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const url = /listening on (https?:\/\/[\w.:[\]]+)/.exec(out)?.[1];
+      if (url) resolve({ url, child, output: () => out, stop: (signal = 'SIGTERM') => (child.kill(signal), exited) });
+    });
+    child.stderr!.on('data', (d) => (out += d));
+    exited.then((code) => reject(new Error(`weir serve exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+/** A JSON POST (or any method) with fetch; returns status, headers and the parsed or raw body. */
+export async function send(url: string, init: { method?: string; body?: string | Buffer; headers?: Record<string, string> } = {}) {
+  const res = await fetch(url, { method: init.method ?? 'POST', body: init.body, headers: init.headers });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}

@@ -1,0 +1,184 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chain, publish, send, startHost, until } from './_helpers.js';
+
+type Host = Awaited<ReturnType<typeof startHost>>;
+let host: Host;
+const flows: Record<string, { id: string; token: string }> = {};
+const hook = (name: string) => `${host.url}/trigger/${flows[name].token}`;
+
+test.before(async () => {
+  host = await startHost();
+  const w = host.weir;
+  // A flow whose caller waits: webhook_trigger(respondImmediately: false) -> nodes in a row.
+  const add = async (name: string, config: Record<string, unknown>, nodes: any[]) => {
+    const c = chain('webhook_trigger', nodes);
+    flows[name] = await publish(w, name, { type: 'webhook_trigger', config: { respondImmediately: false, ...config } }, c.nodes, c.edges);
+  };
+  await add('echo', {}, [{ type: 'respond', config: { status: 200, body: '{{ $input }}' } }]);
+  await add('teapot', {}, [{ type: 'respond', config: { status: 418, body: { short: 'and stout' }, headers: { 'X-Brew': 'earl grey', 'Content-Type': 'application/vnd.tea+json' } } }]);
+  await add('result', {}, [{ type: 'set', config: { values: { doubled: '{{ body.n * 2 }}' } } }]);
+  await add('boom', {}, [{ type: 'code', config: { code: 'throw new Error("kaboom")' } }]);
+  await add('denied', {}, [{ type: 'code', config: { code: 'const e = new Error("bad signature"); e.status = 401; throw e;' } }]);
+  await add('slow', { responseTimeoutMs: 150 }, [{ type: 'delay', config: { ms: 1500 } }, { type: 'respond', config: { status: 200, body: 'late' } }]);
+  await add('counted', { idempotencyHeader: 'X-GitHub-Delivery' }, [{ type: 'respond', config: { status: 202, body: { n: '{{ body.n }}' } } }]);
+  flows.immediate = await publish(w, 'immediate', { type: 'webhook_trigger' }, [{ id: 'set-1', type: 'set', config: { values: { n: '{{ body.n }}' } } }], [{ id: 'e1', source: 'webhook_trigger-1', target: 'set-1' }]);
+  flows.manual = await publish(w, 'manual', { type: 'manual_trigger' });
+  const draft = await w.workflows.create('draft-hook');
+  await w.workflows.save(draft.id, { nodes: [{ id: 'webhook_trigger-1', type: 'webhook_trigger', config: {} }], edges: [] });
+  flows.draft = { id: draft.id, token: draft.webhookToken };
+});
+
+test.after(() => host.close());
+
+test('every HTTP method reaches the flow, which sees it as `method`', async () => {
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+    const r = await send(hook('echo'), { method });
+    assert.is(r.status, 200, method);
+    assert.is(r.json.method, method);
+  }
+  const head = await fetch(hook('echo'), { method: 'HEAD' });
+  assert.is(head.status, 200);
+});
+
+test('JSON, form, text and empty bodies; headers lower case; query strings kept', async () => {
+  const json = await send(`${hook('echo')}?a=1&a=2&b=x`, { body: '{"n":1,"list":[{"name":"x"}]}', headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Custom': 'yes' } });
+  assert.equal(json.json.body, { n: 1, list: [{ name: 'x' }] });
+  assert.equal(json.json.query, { a: ['1', '2'], b: 'x' });
+  assert.is(json.json.headers['x-custom'], 'yes');
+  const vendor = await send(hook('echo'), { body: '{"v":true}', headers: { 'content-type': 'application/vnd.api+json' } });
+  assert.equal(vendor.json.body, { v: true });
+  const form = await send(hook('echo'), { body: 'a=1&b=two+words&b=3', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(form.json.body, { a: '1', b: ['two words', '3'] });
+  const text = await send(hook('echo'), { body: '<ping/>', headers: { 'content-type': 'text/xml' } });
+  assert.is(text.json.body, '<ping/>');
+  const none = await send(hook('echo'), { body: 'raw words' });
+  assert.is(none.json.body, 'raw words');
+  const empty = await send(hook('echo'), { body: '', headers: { 'content-type': 'application/json' } });
+  assert.equal(empty.json.body, {});
+});
+
+test('malformed JSON: 400 with a message, and the flow does not run', async () => {
+  const before = (await host.weir.executions.list({ workflowId: flows.echo.id, limit: 1000 })).length;
+  const r = await send(hook('echo'), { body: '{"a": 1,', headers: { 'content-type': 'application/json' } });
+  assert.is(r.status, 400);
+  assert.is(r.json.error.code, 'INVALID_INPUT');
+  assert.match(r.json.error.message, 'not valid JSON');
+  assert.is((await host.weir.executions.list({ workflowId: flows.echo.id, limit: 1000 })).length, before);
+});
+
+test('respondImmediately (default): 200 {executionId} at once, and that execution runs', async () => {
+  const r = await send(hook('immediate'), { body: '{"n": 7}', headers: { 'content-type': 'application/json' } });
+  assert.is(r.status, 200);
+  assert.equal(Object.keys(r.json), ['executionId']);
+  const record = await until(async () => {
+    const e = await host.weir.executions.get(r.json.executionId).catch(() => null);
+    return e?.status === 'success' && e;
+  });
+  assert.equal(record.nodes['set-1'].data, { n: 7 });
+  assert.is(record.trigger, 'webhook');
+});
+
+test('respondImmediately false: the Respond node answers with its status, headers and body', async () => {
+  const r = await send(hook('teapot'));
+  assert.is(r.status, 418);
+  assert.equal(r.json, { short: 'and stout' });
+  assert.is(r.headers.get('x-brew'), 'earl grey');
+  assert.is(r.headers.get('content-type'), 'application/vnd.tea+json');
+  assert.match(r.headers.get('x-execution-id') ?? '', /^exec_/);
+});
+
+test('no Respond node reached: 200 with the flow result', async () => {
+  const r = await send(hook('result'), { body: '{"n": 21}', headers: { 'content-type': 'application/json' } });
+  assert.is(r.status, 200);
+  assert.equal(r.json, { doubled: 42 });
+});
+
+test('a failing flow: 500 {"error": {...}} without a stack; an error status is kept', async () => {
+  const r = await send(hook('boom'));
+  assert.is(r.status, 500);
+  assert.equal(Object.keys(r.json), ['error']);
+  assert.match(r.json.error.message, 'kaboom');
+  assert.not.match(r.text, /\bat .+:\d+/);
+  assert.not.match(r.text, 'stack');
+  const denied = await send(hook('denied'));
+  assert.is(denied.status, 401);
+  assert.match(denied.json.error.message, 'bad signature');
+});
+
+test('no answer within responseTimeoutMs: 504', async () => {
+  const started = Date.now();
+  const r = await send(hook('slow'));
+  assert.is(r.status, 504);
+  assert.is(r.json.error.code, 'TIMEOUT');
+  assert.ok(Date.now() - started < 1200, 'answered at the timeout, not when the flow ended');
+});
+
+test('unknown token, draft, non-webhook flow and a token of the right shape: the same 404', async () => {
+  const answers = await Promise.all(
+    [`${host.url}/trigger/nope`, `${host.url}/trigger/${'x'.repeat(32)}`, hook('draft'), hook('manual'), `${host.url}/trigger/${flows.echo.token.slice(0, -1)}A`].map((u) => send(u, { body: '{}' })),
+  );
+  for (const a of answers) {
+    assert.is(a.status, 404);
+    assert.is(a.text, answers[0].text);
+  }
+  assert.equal(answers[0].json, { error: { code: 'NOT_FOUND', message: 'not found' } });
+});
+
+test('unpublishing makes the webhook answer the same 404 at once', async () => {
+  const w = host.weir;
+  const tmp = await publish(w, 'short-lived', { type: 'webhook_trigger', config: { respondImmediately: false } });
+  assert.is((await send(`${host.url}/trigger/${tmp.token}`)).status, 200);
+  await w.workflows.delete(tmp.id, { unpublish: true });
+  const gone = await send(`${host.url}/trigger/${tmp.token}`);
+  assert.is(gone.status, 404);
+  assert.equal(gone.json, { error: { code: 'NOT_FOUND', message: 'not found' } });
+});
+
+test('Idempotency-Key: a duplicate gets the first answer and starts no second execution', async () => {
+  const headers = { 'content-type': 'application/json', 'Idempotency-Key': `key-${Date.now()}` };
+  const [a, b] = await Promise.all([send(hook('immediate'), { body: '{"n": 1}', headers }), send(hook('immediate'), { body: '{"n": 1}', headers })]);
+  const c = await send(hook('immediate'), { body: '{"n": 2}', headers });
+  assert.is(a.status, 200);
+  assert.equal(b.json, a.json);
+  assert.equal(c.json, a.json);
+  const other = await send(hook('immediate'), { body: '{"n": 1}', headers: { ...headers, 'Idempotency-Key': 'another' } });
+  assert.is.not(other.json.executionId, a.json.executionId);
+  await until(async () => (await host.weir.executions.get(a.json.executionId).catch(() => null))?.status === 'success');
+  const runs = (await host.weir.executions.list({ workflowId: flows.immediate.id, limit: 1000 })).filter(
+    (e) => (e.input as any).headers['idempotency-key'] === headers['Idempotency-Key'],
+  );
+  assert.is(runs.length, 1);
+  assert.is(runs[0].id, a.json.executionId);
+});
+
+test('a per-flow idempotency header dedupes waited-for answers too', async () => {
+  const id = `gh-${Date.now()}`;
+  const first = await send(hook('counted'), { body: '{"n": 5}', headers: { 'content-type': 'application/json', 'X-GitHub-Delivery': id } });
+  const again = await send(hook('counted'), { body: '{"n": 6}', headers: { 'content-type': 'application/json', 'X-GitHub-Delivery': id } });
+  assert.is(first.status, 202);
+  assert.is(again.status, 202);
+  assert.equal(again.json, { n: 5 });
+  assert.is(again.headers.get('x-execution-id'), first.headers.get('x-execution-id'));
+  const runs = await host.weir.executions.list({ workflowId: flows.counted.id, limit: 1000 });
+  assert.is(runs.length, 1);
+});
+
+test('the dedupe index survives a restart (it lives in the journal)', async () => {
+  const first = await startHost();
+  const f = await publish(first.weir, 'restart-dedupe', { type: 'webhook_trigger' });
+  const headers = { 'Idempotency-Key': 'same-delivery' };
+  const a = await send(`${first.url}/trigger/${f.token}`, { headers });
+  await first.close();
+  const second = await startHost({ home: first.home });
+  try {
+    const b = await send(`${second.url}/trigger/${f.token}`, { headers });
+    assert.equal(b.json, a.json);
+    const runs = await second.weir.executions.list({ workflowId: f.id, limit: 100 });
+    assert.is(runs.length, 1);
+  } finally {
+    await second.close();
+  }
+});
+
+test.run();
