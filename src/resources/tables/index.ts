@@ -187,7 +187,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
       const target = await resolve(ref);
       const bound = bindable(params);
       for (let retried = false; ; retried = true) {
-        const names = await tablesByName();
+        const names = known ?? (await tablesByName());
         let unknown: string | undefined;
         const authorize = (touched: Touched[], writes: boolean) => {
           for (const t of touched) {

@@ -35,6 +35,8 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   let opened: Promise<Database> | undefined;
   const statements = new Map<string, Statement>();
   const inspected = new Map<string, Inspected>();
+  // Insert and read-back statements by table and column list: building the SQL text costs more than the insert.
+  const inserts = new Map<string, [Statement, Statement]>();
   const temp = new Set<string>();
 
   async function connect(): Promise<Database> {
@@ -170,10 +172,16 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
     insert: (name, row) =>
       use((db) => {
         const cols = Object.keys(row);
-        const sql = cols.length ? `INSERT INTO ${q(name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})` : `INSERT INTO ${q(name)} DEFAULT VALUES`;
+        const key = `${name}\0${cols.join('\0')}`;
+        let pair = inserts.get(key);
+        if (!pair) {
+          const sql = cols.length ? `INSERT INTO ${q(name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})` : `INSERT INTO ${q(name)} DEFAULT VALUES`;
+          if (inserts.size >= CACHE_MAX) inserts.delete(inserts.keys().next().value!);
+          inserts.set(key, (pair = [db.prepare(sql), db.prepare(`SELECT * FROM ${q(name)} WHERE rowid = ?`)]));
+        }
         // Read back by rowid in the same synchronous step: cheaper than RETURNING (which builds a temporary table).
-        const { lastInsertRowid } = prepared(db, sql).run(Object.values(row));
-        return prepared(db, `SELECT * FROM ${q(name)} WHERE rowid = ?`).get(lastInsertRowid) as Row;
+        const { lastInsertRowid } = pair[0].run(Object.values(row));
+        return pair[1].get(lastInsertRowid) as Row;
       }),
 
     update: (name, key, keyValue, data) =>
@@ -262,6 +270,7 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
       opened = undefined;
       statements.clear();
       inspected.clear();
+      inserts.clear();
       temp.clear();
       db?.close();
     },
