@@ -1,10 +1,17 @@
 // `npm test`: builds the package, runs every uvu suite under test/ (TypeScript through tsx), and ends with
 // the plain "N passed, N failed" line. `node test/run.mjs <dir> [pattern]` narrows the run.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [dir = 'test', pattern = '\\.test\\.ts$'] = process.argv.slice(2);
+
+// The interface tests drive a real headless Chromium; on a machine without one, install Debian's package
+// when we can (root with apt-get). Elsewhere those tests fail with a message naming the missing browser.
+if (!process.env.WEIR_CHROMIUM && !existsSync('/usr/bin/chromium') && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+  spawnSync('bash', ['.ci/install-chromium.sh'], { cwd: root, stdio: 'inherit' });
+}
 
 // WEIR_OUT=dist-x builds to and tests that folder instead of dist/.
 if (process.env.WEIR_OUT) process.env.WEIR_CLI = `${process.env.WEIR_OUT}/cli.js`;
