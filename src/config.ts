@@ -12,7 +12,8 @@ export interface MountConfig {
 export interface WeirConfig {
   storage?: { local?: MountConfig; cloud?: MountConfig };
   tables?: { driver: 'sqlite' | 'postgres'; url?: string; [option: string]: unknown };
-  queue?: { driver: 'bullmq'; url?: string; prefix?: string; concurrency?: number };
+  /** The execution queue of several hosts (`stalledMs`: how long a dead worker's job stays locked, default 30000). */
+  queue?: { driver: 'bullmq'; url?: string; prefix?: string; concurrency?: number; stalledMs?: number };
   publicUrl?: string;
   network?: { deny?: string[] };
   env?: { allow?: string[] };

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import type { WeirConfig } from '../src/index.js';
 import { CLI, cli, tmpDir, writeJson } from '../test/_utils.js';
 
 export const REDIS_URL = process.env.WEIR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -22,10 +23,10 @@ export interface ClusterSpec {
 }
 
 /** The `weir.config.json` of a cluster member. */
-export const clusterConfig = (spec: ClusterSpec) => ({
+export const clusterConfig = (spec: ClusterSpec): WeirConfig => ({
   storage: { cloud: { driver: 'redis', url: REDIS_URL, base: spec.prefix } },
-  ...(spec.schema ? { tables: { driver: 'postgres', url: PG_URL, schema: spec.schema } } : {}),
-  ...(spec.queue ? { queue: { driver: 'bullmq', url: REDIS_URL, prefix: spec.prefix, ...spec.queue } } : {}),
+  ...(spec.schema ? { tables: { driver: 'postgres' as const, url: PG_URL, schema: spec.schema } } : {}),
+  ...(spec.queue ? { queue: { driver: 'bullmq' as const, url: REDIS_URL, prefix: spec.prefix, ...spec.queue } } : {}),
   executions: { maxPerWorkflow: 100000 },
   // Flows may read which host ran them (`$env.WEIR_HOST_TAG`).
   env: { allow: ['WEIR_HOST_TAG'] },
@@ -101,7 +102,7 @@ export async function publishFlow(home: string, name: string, config: unknown): 
 }
 
 /** Polls `check` until it returns a truthy value or the deadline passes (then throws with `what`). */
-export async function until<T>(what: string, check: () => Promise<T>, ms = 30000, everyMs = 100): Promise<T> {
+export async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 30000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

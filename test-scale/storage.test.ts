@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { Readable } from 'node:stream';
 import { createWeir, type Weir } from '../src/index.js';
 import { flow } from '../test/_utils.js';
-import { clusterConfig, clusterHome, dropRedisPrefix, MASTER_KEY, uniqueName, weirCli } from './_scale.js';
+import { clusterConfig, clusterHome, dropRedisPrefix, MASTER_KEY, REDIS_URL, uniqueName, weirCli } from './_scale.js';
 
 const prefix = uniqueName('storage');
 const spec = { prefix };
@@ -26,7 +26,7 @@ test.after(async () => {
 test('the cloud mount is Redis: records land under the configured prefix', async () => {
   await a.kv.init('probe');
   const { Redis } = await import('ioredis');
-  const redis = new Redis(clusterConfig(spec).storage.cloud.url);
+  const redis = new Redis(REDIS_URL);
   const keys = await redis.keys(`${prefix}:kv:*`);
   redis.disconnect();
   assert.ok(keys.length >= 1, `no kv keys under ${prefix}`);
@@ -74,7 +74,7 @@ test('secrets sealed on one host open on another with the same master key, and n
   assert.equal((await b.secrets.list()).map((s) => s.name), ['API_TOKEN']);
   assert.is((await b.secrets.values()).API_TOKEN, 's3cr3t-value');
   const { Redis } = await import('ioredis');
-  const redis = new Redis(clusterConfig(spec).storage.cloud.url);
+  const redis = new Redis(REDIS_URL);
   const raw = (await Promise.all((await redis.keys(`${prefix}:secrets*`)).map((k) => redis.get(k)))).join('\n');
   redis.disconnect();
   assert.not.match(raw, 's3cr3t-value');

@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WeirError } from '../../src/errors.js';
 import { errorResponse } from '../../src/host/error-response.js';
-import { createHost, type Host, type HostOptions, type HostRequest } from '../../src/host/index.js';
+import { createHost, type Host, type HostOptions } from '../../src/host/index.js';
 import { DEFAULT_PORT } from '../../src/host/serve-info.js';
 import type { Weir } from '../../src/weir.js';
 import { DEFAULT_MAX_BODY, readBody } from './body.js';
@@ -42,7 +42,10 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   const host = options.host ?? createHost(weir, options);
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
-  const ready = host.start().then(() => undefined);
+  let started = false;
+  const ready = host.start().then(() => {
+    started = true;
+  });
   ready.catch(() => {}); // reported through `ready` to whoever awaits it; requests then fail one by one
   let active = 0;
   let closing = false;
@@ -60,8 +63,8 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
       return;
     }
     try {
-      await ready;
-      const out = await host.handle(withSignal(toHostRequest(req, rawBody, { publicUrl }), res));
+      if (!started) await ready;
+      const out = await host.handle(toHostRequest(req, res, rawBody, publicUrl));
       if (!res.destroyed) sendResponse(res, out, closing ? { connection: 'close' } : undefined);
     } catch (err) {
       if (!res.headersSent && !res.destroyed) sendResponse(res, errorResponse(err, options.onError));
@@ -90,22 +93,6 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
     await host.close();
   };
   return listener;
-}
-
-/** Adds `signal` (aborted when the client goes away first), made only if a route asks for it. */
-function withSignal(hostReq: HostRequest, res: ServerResponse): HostRequest {
-  let abort: AbortController | undefined;
-  return Object.defineProperty(hostReq, 'signal', {
-    enumerable: true,
-    get() {
-      if (!abort) {
-        const controller = (abort = new AbortController());
-        if (res.destroyed && !res.writableFinished) controller.abort();
-        else res.once('close', () => res.writableFinished || controller.abort());
-      }
-      return abort.signal;
-    },
-  });
 }
 
 /** Options of {@link serve}. */

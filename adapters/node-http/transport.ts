@@ -11,19 +11,37 @@ export function splitUrl(url: string): { path: string; query: Record<string, str
   return { path: url.slice(0, q), query };
 }
 
-/** Node's headers as one string per (lower-case) name. */
+/** Node's headers as one string per (lower-case) name: node already joins repeats, except `set-cookie`. */
 export function flatHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+  const headers = req.headers;
+  if (!Array.isArray(headers['set-cookie'])) return headers as Record<string, string>;
+  return { ...headers, 'set-cookie': headers['set-cookie'].join(', ') } as Record<string, string>;
 }
 
-/** The transport-free request of a node:http request whose body has been read. */
-export function toHostRequest(req: IncomingMessage, rawBody: Buffer, extra: Pick<HostRequest, 'publicUrl'>): HostRequest {
+/**
+ * The transport-free request of a node:http request whose body has been read. `signal` is made on first
+ * use only (most routes never ask): it aborts when the client goes away before the answer.
+ */
+export function toHostRequest(req: IncomingMessage, res: ServerResponse, rawBody: Buffer, publicUrl: string | undefined): HostRequest {
   const { path, query } = splitUrl(req.url ?? '/');
-  return { method: req.method ?? 'GET', path, query, headers: flatHeaders(req), rawBody, remoteAddress: req.socket.remoteAddress, ...extra };
+  let abort: AbortController | undefined;
+  return {
+    method: req.method ?? 'GET',
+    path,
+    query,
+    headers: flatHeaders(req),
+    rawBody,
+    remoteAddress: req.socket.remoteAddress,
+    publicUrl,
+    get signal() {
+      if (!abort) {
+        const controller = (abort = new AbortController());
+        if (res.destroyed && !res.writableFinished) controller.abort();
+        else res.once('close', () => res.writableFinished || controller.abort());
+      }
+      return abort.signal;
+    },
+  };
 }
 
 const VALID_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,4 +1,3 @@
-import { WeirError } from '../errors.js';
 import { errorResponse } from './error-response.js';
 import type { Weir } from '../weir.js';
 import { compileRoutes } from './router.js';
@@ -14,7 +13,8 @@ export interface HandlerOptions {
 /** A transport-free request handler; `owns` tells an adapter whether a path is the host's before it reads a body. */
 export type Handler = ((weir: Weir, req: HostRequest) => Promise<HostResponse>) & { owns(method: string, path: string): boolean };
 
-const NOT_FOUND = () => new WeirError('NOT_FOUND', 'not found');
+/** The answer to a path no route owns (made without throwing: scanners hit it a lot). */
+const notFound = (): HostResponse => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'not found' } } });
 
 /**
  * Builds the core request handler over a route list (compiled once): the matching route answers, unknown
@@ -28,7 +28,7 @@ export function createHandler(list: readonly Route[], options: HandlerOptions = 
   const handler = async (weir: Weir, req: HostRequest): Promise<HostResponse> => {
     try {
       const found = router.match(req.method, req.path);
-      if (!found) throw NOT_FOUND();
+      if (!found) return notFound();
       return await found.route.handle(req, found.params, weir);
     } catch (err) {
       return errorResponse(err, (e) => options.onError?.(e, req));

@@ -8,6 +8,8 @@ export interface BacklogOptions<T> {
   maxConcurrency?: number;
   /** Items running at once however busy the process is (default 1), so the backlog always moves. */
   minConcurrency?: number;
+  /** Requests per 50 ms above which intake counts as heavy (default 20, i.e. 400 per second). */
+  heavyIntake?: number;
   /** Called when an item waits in the queue beyond this many (drop what can be read back later). */
   onDeep?(item: T): void;
   /** Queue length beyond which `onDeep` is called (default 1000). */
@@ -17,12 +19,16 @@ export interface BacklogOptions<T> {
 /** Event-loop utilisation above which background work backs off. */
 const BUSY = 0.85;
 const SAMPLE_MS = 50;
+/** Starts per window once unthrottled again. */
+const FREE = Number.POSITIVE_INFINITY;
 
 /**
  * A FIFO of background work (accepted webhook deliveries) run at a pace that yields to the requests the
- * process is serving: every 50 ms the event-loop utilisation is sampled; when the loop is busy the number
- * of items run at once halves (down to `minConcurrency`), when it has room it grows again. A burst of
- * deliveries is therefore answered at intake speed and executed as fast as the spare capacity allows.
+ * process is serving. Every 50 ms the event-loop utilisation and the intake (`noteIntake`) are sampled:
+ * when the loop is busy with heavy intake, the items run at once and the items started per window halve
+ * (down to `minConcurrency` and one per window), otherwise both grow back to unlimited. A burst of
+ * deliveries is answered at intake speed and executed with whatever capacity the intake leaves; without
+ * intake the backlog runs at full speed however busy its own work keeps the loop.
  * @example
  * const backlog = createBacklog({ start: (d) => run(d) })
  * backlog.push(delivery)
@@ -36,6 +42,10 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
   let head = 0;
   let running = 0;
   let limit = max;
+  let budget = FREE;
+  let started = 0;
+  let arrivals = 0;
+  const heavy = options.heavyIntake ?? 20;
   let paused = false;
   let sampler: NodeJS.Timeout | null = null;
   let last = performance.eventLoopUtilization();
@@ -48,7 +58,15 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
     const now = performance.eventLoopUtilization();
     const elu = performance.eventLoopUtilization(now, last).utilization;
     last = now;
-    limit = elu > BUSY ? Math.max(min, limit >> 1) : Math.min(max, limit + Math.max(1, limit >> 1));
+    if (elu > BUSY && arrivals >= heavy) {
+      limit = Math.max(min, limit >> 1);
+      budget = Math.max(1, Math.floor(Math.min(budget, started) / 2));
+    } else {
+      limit = Math.min(max, limit + Math.max(1, limit >> 1));
+      budget = budget * 2 > 4096 ? FREE : budget * 2;
+    }
+    started = 0;
+    arrivals = 0;
     pump();
     if (!pending() && !running && sampler) {
       clearInterval(sampler);
@@ -57,7 +75,8 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
   }
 
   function pump(): void {
-    while (!paused && running < limit && pending()) {
+    while (!paused && running < limit && started < budget && pending()) {
+      started++;
       const item = queue[head++];
       // Drop the consumed front now and then instead of shifting on every item.
       if (head > 1024 && head * 2 > queue.length) {
@@ -80,6 +99,7 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
     }
     if ((pending() || running) && !sampler) {
       last = performance.eventLoopUtilization();
+      arrivals = 0;
       sampler = setInterval(sample, SAMPLE_MS);
       sampler.unref();
     }
@@ -90,6 +110,10 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
       queue.push(item);
       if (pending() > deep) options.onDeep?.(item);
       pump();
+    },
+    /** Counts one request taken by the intake (the pace yields to heavy intake). */
+    noteIntake(): void {
+      arrivals++;
     },
     /** Items waiting plus running. */
     get size(): number {

@@ -183,8 +183,8 @@ export function createJournal(options: JournalOptions): Journal {
       scheduled = false;
       if (!fh || rotating) return;
       if (rotateNext || size > maxSegmentBytes) {
-        if (!inflight.size) track(rotateNow().catch(() => {}));
         rotateNext = true;
+        if (!inflight.size) track(rotateNow().catch(() => {}));
         return;
       }
       const batch = queue;

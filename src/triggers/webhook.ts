@@ -3,7 +3,7 @@ import { WeirError } from '../errors.js';
 import { parseBody } from '../host/body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
-import { newId, sha256 } from '../util/ids.js';
+import { createIdSource, sha256 } from '../util/ids.js';
 import type { Weir } from '../weir.js';
 import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
 import { createDeliveries, type Delivery } from './durable.js';
@@ -63,6 +63,8 @@ export function createWebhooks(options: WebhooksOptions) {
     },
   });
   let started: Promise<number> | null = null;
+  let ready = false;
+  const nextId = createIdSource('exec');
 
   /** Runs a delivery under its execution id (a replayed one only if its execution never ended), then lets the journal forget it. */
   async function run(d: Delivery, replayed: boolean): Promise<void> {
@@ -84,6 +86,7 @@ export function createWebhooks(options: WebhooksOptions) {
     start(): Promise<number> {
       started ??= deliveries.open().then((list) => {
         list.forEach((d) => backlog.push({ d, replayed: true }));
+        ready = true;
         return list.length;
       });
       return started;
@@ -91,9 +94,11 @@ export function createWebhooks(options: WebhooksOptions) {
 
     /** Answers one request to `/trigger/<token>`. */
     async deliver(req: HostRequest, token: string): Promise<HostResponse> {
-      const hit = await index.byToken(token);
+      backlog.noteIntake();
+      const found = index.byToken(token);
+      const hit = found instanceof Promise ? await found : found;
       if (!hit) throw notFound();
-      const session = await index.capture(hit.id);
+      const session = hit.capture;
       if (session?.state === 'listening' && Date.parse(session.expiresAt) > Date.now()) {
         const request = { method: req.method, headers: req.headers, query: req.query, body: captureBody(req) };
         if (await weir.capture.capture(hit.id, request)) return { status: 200, body: { captured: true } };
@@ -102,7 +107,7 @@ export function createWebhooks(options: WebhooksOptions) {
       if (!trigger) throw notFound();
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
       const input = { body: parseBody(req.headers['content-type'], req.rawBody), headers: req.headers, query: req.query, method: req.method };
-      await this.start();
+      if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
       const key = keyValue ? dedupeKey(hit.id, keyValue) : null;
@@ -123,7 +128,7 @@ export function createWebhooks(options: WebhooksOptions) {
         if (!deliveries.durable) await backlog.room(MEMORY_BACKLOG);
         // With an execution queue the job stored in Redis is the durable record and any worker runs it; an
         // idempotency key names the execution, so a duplicate reaching another host is not run twice either.
-        const id = weir.queue && key ? `exec_${sha256(key).slice(0, 24)}` : newId('exec');
+        const id = weir.queue && key ? `exec_${sha256(key).slice(0, 24)}` : nextId();
         const delivery: Delivery = { id, workflowId: hit.id, input, at: Date.now() };
         if (weir.queue) await enqueueExecution(weir, { workflow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {

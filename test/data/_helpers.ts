@@ -48,3 +48,14 @@ export function filesContaining(dir: string, needle: string): string[] {
     return forms.some((form) => bytes.includes(form));
   });
 }
+
+/** Sets up state through the library on a home (fast), closing it before the CLI takes over. */
+export async function seed(dir: string, fn: (weir: import('../../src/weir.js').Weir) => Promise<unknown>): Promise<void> {
+  const { createWeir } = await import('../../src/weir.js');
+  const weir = await createWeir({ home: dir });
+  try {
+    await fn(weir);
+  } finally {
+    await weir.close();
+  }
+}

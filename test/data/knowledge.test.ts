@@ -60,8 +60,8 @@ test('search finds words in text, markdown, HTML (without tags or scripts) and J
   const { dir, weir } = home();
   docs(dir);
   const folder = ok(await weir('kb', 'folders', 'create', 'ops', '--json')).json();
-  for (const f of ['refunds.md', 'shipping.html', 'faq.json', 'logo.png']) ok(await weir('kb', 'upload', `docs/${f}`));
-  ok(await weir('kb', 'upload', 'docs/notes.txt', 'ops'));
+  const uploads = await Promise.all([...['refunds.md', 'shipping.html', 'faq.json', 'logo.png'].map((f) => weir('kb', 'upload', `docs/${f}`)), weir('kb', 'upload', 'docs/notes.txt', 'ops')]);
+  uploads.forEach((r) => ok(r));
   const names = async (...q: string[]) => ok(await weir('kb', 'search', ...q, '--json')).json().map((h: any) => h.name);
   const [refund, free, warranty, lisbon, script, style] = await Promise.all([
     names('refund'), names('delivery', 'free'), names('warranty'), names('lisbon', 'warehouse'), names('trackVisitor'), names('color'),
@@ -89,9 +89,7 @@ test('deleting a non-empty folder is refused unless --recursive, which removes e
   docs(dir);
   ok(await weir('kb', 'folders', 'create', 'top'));
   ok(await weir('kb', 'folders', 'create', 'mid', 'top'));
-  ok(await weir('kb', 'folders', 'create', 'empty'));
-  ok(await weir('kb', 'upload', 'docs/notes.txt', 'mid'));
-  ok(await weir('kb', 'upload', 'docs/refunds.md'));
+  for (const r of await Promise.all([weir('kb', 'folders', 'create', 'empty'), weir('kb', 'upload', 'docs/notes.txt', 'mid'), weir('kb', 'upload', 'docs/refunds.md')])) ok(r);
   const r = fails(await weir('kb', 'folders', 'delete', 'top'), 'folder "top" is not empty (1 document(s), 1 folder(s))');
   assert.match(r.stderr, 'pass --recursive');
   failsJson(await weir('kb', 'folders', 'delete', 'top', '--json'), 'CONFLICT');

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fails, failsJson, home, ok } from './_helpers.js';
+import { fails, failsJson, home, ok, seed } from './_helpers.js';
 
 test('namespaces: init, list, get by name or id, duplicate names refused, delete', async () => {
   const { weir } = home();
@@ -34,10 +34,9 @@ test('values are strings kept exactly; JSON text stays as given; keys may hold a
     ['k'.repeat(300), 'long key'],
     ['empty', ''],
   ];
-  for (const [k, v] of pairs) ok(await weir('data', 'kv', 'set', 'ns', k, v), k);
-  for (const [k, v] of pairs) {
-    assert.equal(ok(await weir('data', 'kv', 'get', 'ns', k, '--json')).json(), { namespace: 'ns', key: k, value: v }, k);
-  }
+  (await Promise.all(pairs.map(([k, v]) => weir('data', 'kv', 'set', 'ns', k, v)))).forEach((r, i) => ok(r, pairs[i][0]));
+  const got = await Promise.all(pairs.map(([k]) => weir('data', 'kv', 'get', 'ns', k, '--json')));
+  got.forEach((r, i) => assert.equal(ok(r).json(), { namespace: 'ns', key: pairs[i][0], value: pairs[i][1] }, pairs[i][0]));
   assert.is(ok(await weir('data', 'kv', 'get', 'ns', 'path/like/key')).stdout, '123\n');
   assert.equal(ok(await weir('data', 'kv', 'keys', 'ns', '--json')).json(), pairs.map(([k]) => k).sort());
   ok(await weir('data', 'kv', 'set', 'ns', 'path/like/key', 'replaced'));
@@ -64,7 +63,9 @@ test('export then import round-trips every key and value (to a file and through 
   ok(await weir('data', 'kv', 'init', 'src'));
   ok(await weir('data', 'kv', 'init', 'dst'));
   const values: Record<string, string> = { 'a:b/c': '{"x": [1,2]}', 'ünï': '😀', '..': '', n: '42', nl: 'a\nb\r\n', q: '"\\' };
-  for (const [k, v] of Object.entries(values)) ok(await weir('data', 'kv', 'set', 'src', k, v));
+  await seed(dir, async (weir) => {
+    for (const [k, v] of Object.entries(values)) await weir.kv.setValue('src', k, v);
+  });
   assert.match(ok(await weir('data', 'kv', 'export', 'src', 'out.json')).stdout, 'exported 6 keys to out.json');
   assert.equal(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')), values);
   assert.equal(JSON.parse(ok(await weir('data', 'kv', 'export', 'src')).stdout), values);

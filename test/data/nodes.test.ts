@@ -53,11 +53,13 @@ test('a failing resource node fails the run with its message (read-only table, t
     [{ id: 'storage_put-1', type: 'storage_put', config: { key: '{{ $input.key }}', content: 'x' } }, '".." segments are not allowed'],
     [{ id: 'kv_get-1', type: 'kv_get', config: { namespace: 'nope', key: 'a' } }, 'KV namespace "nope" not found'],
   ];
-  for (const [node, message] of cases) {
-    const wf = ok(await weir('workflows', 'create', node.id, '--json')).json();
-    ok(await weir('workflows', 'save', wf.id, writeJson(dir, `${node.id}.json`, chain([node]))));
-    fails(await weir('workflows', 'run', wf.id, '--input', '{"key":"../x"}'), message, node.id);
-  }
+  await Promise.all(
+    cases.map(async ([node, message]) => {
+      const wf = ok(await weir('workflows', 'create', node.id, '--json')).json();
+      ok(await weir('workflows', 'save', wf.id, writeJson(dir, `${node.id}.json`, chain([node]))));
+      fails(await weir('workflows', 'run', wf.id, '--input', '{"key":"../x"}'), message, node.id);
+    }),
+  );
 });
 
 test('save refuses bad resource node configs: spliced SQL, literal traversal keys, table names without user.', async () => {
@@ -88,7 +90,7 @@ test('node run functions work on a library instance without a CLI', async () => 
   assert.is(binary.contentType, 'image/png');
   assert.is(((await byType.get('storage_get')!.run!(ctx('storage_get', { key: 'bin.png' }))) as any).encoding, 'base64');
   const noServices = { ...ctx('kv_get', { namespace: 'ns', key: 'k' }), services: {} };
-  const err = await Promise.resolve(byType.get('kv_get')!.run!(noServices)).catch((e) => e);
+  const err = (await Promise.resolve(byType.get('kv_get')!.run!(noServices)).catch((e) => e)) as Error;
   assert.match(err.message, 'this weir instance has no kv manager');
   await weir.close();
 });

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJson } from '../_utils.js';
-import { fails, failsJson, home, ok } from './_helpers.js';
+import { fails, failsJson, home, ok, seed } from './_helpers.js';
 
 const NASTY = [
   { id: 'q1', text: 'she said "hi", then left', n: 1 },
@@ -19,10 +19,12 @@ const NASTY = [
 
 async function nastyTable() {
   const h = home();
-  const schema = writeJson(h.dir, 'schema.json', { columns: [{ name: 'id', type: 'TEXT', primaryKey: true }, { name: 'text', type: 'TEXT' }, { name: 'n', type: 'INTEGER' }] });
-  ok(await h.weir('data', 'tables', 'init', 'user.nasty', '--schema', schema));
-  ok(await h.weir('data', 'tables', 'init', 'user.copy', '--schema', schema));
-  for (const row of NASTY) ok(await h.weir('data', 'tables', 'insert', 'user.nasty', JSON.stringify(row)));
+  const schema = { columns: [{ name: 'id', type: 'TEXT', primaryKey: true }, { name: 'text', type: 'TEXT' }, { name: 'n', type: 'INTEGER' }] };
+  ok(await h.weir('data', 'tables', 'init', 'user.nasty', '--schema', writeJson(h.dir, 'schema.json', schema)));
+  await seed(h.dir, async (weir) => {
+    await weir.tables.init('user.copy', undefined, schema);
+    for (const row of NASTY) await weir.tables.insert('user.nasty', row);
+  });
   return h;
 }
 
@@ -78,7 +80,8 @@ test('malformed CSV exits 1 with the line, and the import is all or nothing', as
     ['empty.csv', '', 'the file is empty'],
   ];
   for (const [file, body] of cases) writeFileSync(join(dir, file), body);
-  for (const [file, , message] of cases) fails(await weir('data', 'tables', 'import', 'user.copy', file), message, file);
+  const runs = await Promise.all(cases.map(([file]) => weir('data', 'tables', 'import', 'user.copy', file)));
+  runs.forEach((r, i) => fails(r, cases[i][2], cases[i][0]));
   failsJson(await weir('data', 'tables', 'import', 'user.copy', 'ragged.csv', '--json'), 'INVALID_INPUT');
   fails(await weir('data', 'tables', 'import', 'user.copy', 'missing.csv'), 'file not found: missing.csv');
   assert.equal(await all(weir, 'user.copy'), []);

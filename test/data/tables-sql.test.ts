@@ -3,17 +3,17 @@ import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, flow, writeJson } from '../_utils.js';
-import { fails, failsJson, home, ok } from './_helpers.js';
+import { fails, failsJson, home, ok, seed } from './_helpers.js';
 
 async function withOrders() {
   const h = home();
-  ok(await h.weir('data', 'tables', 'init', 'user.orders'));
-  ok(await h.weir('data', 'tables', 'init', 'user.customers'));
-  await Promise.all([
-    h.weir('data', 'tables', 'insert', 'user.orders', '{"id":"o1","customer":"c1","total":10.5}'),
-    h.weir('data', 'tables', 'insert', 'user.customers', '{"id":"c1","name":"Ada"}'),
-  ]);
-  ok(await h.weir('data', 'tables', 'insert', 'user.orders', '{"id":"o2","customer":"c1","total":32.5}'));
+  await seed(h.dir, async (weir) => {
+    await weir.tables.init('user.orders');
+    await weir.tables.init('user.customers');
+    await weir.tables.insert('user.orders', { id: 'o1', customer: 'c1', total: 10.5 });
+    await weir.tables.insert('user.customers', { id: 'c1', name: 'Ada' });
+    await weir.tables.insert('user.orders', { id: 'o2', customer: 'c1', total: 32.5 });
+  });
   return h;
 }
 
@@ -84,10 +84,12 @@ test('statements outside the rules are refused: ATTACH, DETACH, PRAGMA, schema c
 
 test('read-only tables refuse writing statements, whichever table the query names', async () => {
   const { weir } = await withOrders();
-  for (const sql of ['DELETE FROM "system.executions"', 'INSERT INTO "system.executions" (id) VALUES (\'x\')', 'UPDATE "system.executions" SET status = \'ok\'']) {
-    fails(await weir('data', 'tables', 'query', 'user.orders', sql), 'table "system.executions" is read-only', sql);
-    failsJson(await weir('data', 'tables', 'query', 'system.executions', sql, '--json'), 'READ_ONLY');
-  }
+  const writes = ['DELETE FROM "system.executions"', 'INSERT INTO "system.executions" (id) VALUES (\'x\')', 'UPDATE "system.executions" SET status = \'ok\''];
+  const runs = await Promise.all(writes.flatMap((sql) => [weir('data', 'tables', 'query', 'user.orders', sql), weir('data', 'tables', 'query', 'system.executions', sql, '--json')]));
+  writes.forEach((sql, i) => {
+    fails(runs[2 * i], 'table "system.executions" is read-only', sql);
+    failsJson(runs[2 * i + 1], 'READ_ONLY', sql);
+  });
   fails(await weir('data', 'tables', 'query', 'system.executions', 'DELETE FROM "user.orders"'), 'table "system.executions" is read-only: writing statements are refused');
   assert.is(ok(await weir('data', 'tables', 'get', 'user.orders', '--json')).json().rows, 2);
   // Reading through a write statement into another table is fine.

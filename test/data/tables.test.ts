@@ -7,9 +7,10 @@ import { fails, failsJson, home, ok } from './_helpers.js';
 
 test('init refuses a name without the user. prefix: exit 1, message naming the rule, code RULE', async () => {
   const { weir } = home();
-  fails(await weir('data', 'tables', 'init', 'orders'), 'table names must start with "user."');
-  failsJson(await weir('data', 'tables', 'init', 'orders', '--json'), 'RULE');
-  fails(await weir('data', 'tables', 'init', 'user.'), 'after "user."');
+  const [plain, json, empty] = await Promise.all([weir('data', 'tables', 'init', 'orders'), weir('data', 'tables', 'init', 'orders', '--json'), weir('data', 'tables', 'init', 'user.')]);
+  fails(plain, 'table names must start with "user."');
+  failsJson(json, 'RULE');
+  fails(empty, 'after "user."');
   assert.equal(ok(await weir('data', 'tables', 'list', '--json')).json().map((t: any) => t.name), ['system.executions']);
 });
 
@@ -17,13 +18,13 @@ test('list shows user tables beside the read-only system table, with type and re
   const { weir } = home();
   const made = ok(await weir('data', 'tables', 'init', 'user.orders', 'Customer orders', '--json')).json();
   assert.match(made.id, /^tbl_/);
-  const list = ok(await weir('data', 'tables', 'list', '--json')).json();
-  assert.equal(list.map((t: any) => [t.name, t.type, t.readOnly]), [['user.orders', 'user', false], ['system.executions', 'system', true]]);
-  const text = ok(await weir('data', 'tables', 'list')).stdout;
+  const [listed, shown, again] = await Promise.all([weir('data', 'tables', 'list', '--json'), weir('data', 'tables', 'list'), weir('data', 'tables', 'init', 'user.orders')]);
+  assert.equal(ok(listed).json().map((t: any) => [t.name, t.type, t.readOnly]), [['user.orders', 'user', false], ['system.executions', 'system', true]]);
+  const text = ok(shown).stdout;
   assert.match(text, /NAME\s+TYPE\s+READONLY/);
   assert.match(text, /user\.orders\s+user\s+no/);
   assert.match(text, /system\.executions\s+system\s+yes/);
-  fails(await weir('data', 'tables', 'init', 'user.orders'), 'already exists');
+  fails(again, 'already exists');
 });
 
 test('a table without a schema starts with id, createdAt, updatedAt and grows a typed column per new key', async () => {
@@ -40,10 +41,14 @@ test('a table without a schema starts with id, createdAt, updatedAt and grows a 
     ['id', 'TEXT'], ['createdAt', 'TEXT'], ['updatedAt', 'TEXT'], ['kind', 'TEXT'], ['count', 'INTEGER'], ['ratio', 'REAL'], ['meta', 'TEXT'], ['ok', 'INTEGER'],
   ]);
   assert.is(details.rows, 2);
-  // A later value of another type is refused rather than silently stored.
-  fails(await weir('data', 'tables', 'insert', 'user.events', '{"count":"many"}'), 'column "count" is INTEGER');
-  fails(await weir('data', 'tables', 'insert', 'user.events', '{"bad name":1}'), 'invalid column name');
-  fails(await weir('data', 'tables', 'insert', 'user.events', '{"id":"e-1"}'), 'UNIQUE constraint failed');
+  // A later value of another type is refused rather than silently stored; a decimal widens an INTEGER guess.
+  const [many, bad, dupe, decimal] = await Promise.all(
+    ['{"count":"many"}', '{"bad name":1}', '{"id":"e-1"}', '{"count":2.5}'].map((row) => weir('data', 'tables', 'insert', 'user.events', row, '--json')),
+  );
+  assert.match(JSON.parse(many.stderr).error.message, 'column "count" is INTEGER');
+  assert.match(JSON.parse(bad.stderr).error.message, 'invalid column name');
+  failsJson(dupe, 'CONFLICT');
+  assert.is(ok(decimal).json().count, 2.5);
 });
 
 test('a schema sets columns, types, primary key, not-null and indexes; get shows them', async () => {
@@ -74,26 +79,33 @@ test('a schema sets columns, types, primary key, not-null and indexes; get shows
 
   const row = ok(await weir('data', 'tables', 'insert', 'user.products', '{"sku":"A-1","title":"Mug","qty":"4","price":3,"active":true}', '--json')).json();
   assert.equal(row, { sku: 'A-1', title: 'Mug', qty: 4, price: 3, active: 1 });
-  fails(await weir('data', 'tables', 'insert', 'user.products', '{"sku":"A-2"}'), 'NOT NULL constraint failed');
-  fails(await weir('data', 'tables', 'insert', 'user.products', '{"sku":"A-3","title":"Mug"}'), 'UNIQUE constraint failed');
-  fails(await weir('data', 'tables', 'insert', 'user.products', '{"sku":"A-4","title":"Cup","color":"red"}'), 'unknown column "color"');
+  const bad: [string, string][] = [
+    ['{"sku":"A-2"}', 'NOT NULL constraint failed'],
+    ['{"sku":"A-3","title":"Mug"}', 'UNIQUE constraint failed'],
+    ['{"sku":"A-4","title":"Cup","color":"red"}', 'unknown column "color"'],
+    ['{"sku":"A-5","title":"Cup","qty":1.5}', 'column "qty" is INTEGER, got 1.5'],
+  ];
+  const runs = await Promise.all(bad.map(([json]) => weir('data', 'tables', 'insert', 'user.products', json)));
+  runs.forEach((r, i) => fails(r, bad[i][1], bad[i][0]));
 });
 
 test('bad schemas are refused with every problem listed; malformed JSON files and rows exit 1', async () => {
   const { dir, weir } = home();
   const bad = writeJson(dir, 'bad.json', { columns: [{ name: 'a b', type: 'TEXTY' }, { name: 'x', type: 'TEXT', primaryKey: true }, { name: 'x', type: 'TEXT' }], indexes: [{ name: 'i', columns: ['nope'] }] });
-  const r = fails(await weir('data', 'tables', 'init', 'user.bad', '--schema', bad), 'invalid table schema (4 problems)');
+  const noKey = writeJson(dir, 'nokey.json', { columns: [{ name: 'a', type: 'TEXT' }] });
+  writeFileSync(join(dir, 'broken.json'), '{"columns": [');
+  const [r, nokey, broken, missing] = await Promise.all([bad, noKey, 'broken.json', 'missing.json'].map((f) => weir('data', 'tables', 'init', 'user.bad', '--schema', f)));
+  fails(r, 'invalid table schema (4 problems)');
   assert.match(r.stderr, 'columns[0].type: type must be one of TEXT, INTEGER, REAL, NUMERIC, BOOLEAN');
   assert.match(r.stderr, 'duplicate column "x"');
   assert.match(r.stderr, 'indexes[0].columns[0]: unknown column "nope"');
-  const noKey = writeJson(dir, 'nokey.json', { columns: [{ name: 'a', type: 'TEXT' }] });
-  fails(await weir('data', 'tables', 'init', 'user.bad', '--schema', noKey), 'exactly one column must be the primaryKey');
-  writeFileSync(join(dir, 'broken.json'), '{"columns": [');
-  fails(await weir('data', 'tables', 'init', 'user.bad', '--schema', 'broken.json'), 'broken.json is not valid JSON');
-  fails(await weir('data', 'tables', 'init', 'user.bad', '--schema', 'missing.json'), 'file not found: missing.json');
+  fails(nokey, 'exactly one column must be the primaryKey');
+  fails(broken, 'broken.json is not valid JSON');
+  fails(missing, 'file not found: missing.json');
   ok(await weir('data', 'tables', 'init', 'user.ok'));
-  fails(await weir('data', 'tables', 'insert', 'user.ok', '{"a":'), 'the row is not valid JSON');
-  fails(await weir('data', 'tables', 'insert', 'user.ok', '[1,2]'), 'a row must be a JSON object');
+  const [half, array] = await Promise.all(['{"a":', '[1,2]'].map((row) => weir('data', 'tables', 'insert', 'user.ok', row)));
+  fails(half, 'the row is not valid JSON');
+  fails(array, 'a row must be a JSON object');
   assert.equal(ok(await weir('data', 'tables', 'list', '--json')).json().map((t: any) => t.name), ['user.ok', 'system.executions']);
 });
 
@@ -105,10 +117,14 @@ test('update and delete-row address a row by its primary key; wrong key column a
   const updated = ok(await weir('data', 'tables', 'update', 'user.people', 'p1', 'id', '{"name":"Ada L.","born":1815}', '--json')).json();
   assert.equal([updated.id, updated.name, updated.born, updated.createdAt], ['p1', 'Ada L.', 1815, before.createdAt]);
   assert.ok(updated.updatedAt >= before.updatedAt);
-  fails(await weir('data', 'tables', 'update', 'user.people', 'p9', 'id', '{"name":"x"}'), 'no row with id = "p9" in user.people');
-  fails(await weir('data', 'tables', 'update', 'user.people', 'Ada L.', 'name', '{"name":"x"}'), '"name" is not the primary key of user.people (its primary key is "id")');
-  fails(await weir('data', 'tables', 'update', 'user.people', 'p1', 'id', '{}'), 'non-empty JSON object');
-  fails(await weir('data', 'tables', 'update', 'user.people', 'p1', 'id', 'nope'), 'not valid JSON');
+  const bad: [string[], string][] = [
+    [['p9', 'id', '{"name":"x"}'], 'no row with id = "p9" in user.people'],
+    [['Ada L.', 'name', '{"name":"x"}'], '"name" is not the primary key of user.people (its primary key is "id")'],
+    [['p1', 'id', '{}'], 'non-empty JSON object'],
+    [['p1', 'id', 'nope'], 'not valid JSON'],
+  ];
+  const runs = await Promise.all(bad.map(([args]) => weir('data', 'tables', 'update', 'user.people', ...args)));
+  runs.forEach((r, i) => fails(r, bad[i][1], bad[i][0].join(' ')));
   const del = ok(await weir('data', 'tables', 'delete-row', 'user.people', 'p1', 'id', '--json')).json();
   assert.equal(del, { table: 'user.people', deleted: 'p1' });
   fails(await weir('data', 'tables', 'delete-row', 'user.people', 'p1', 'id'), 'no row with id = "p1"');
@@ -131,9 +147,9 @@ test('tables are found by name or id; unknown ones exit 1 with NOT_FOUND; delete
   ok(await weir('data', 'tables', 'insert', id, '{"a":1}'));
   const r = fails(await weir('data', 'tables', 'get', 'tmp'), 'table "tmp" not found');
   assert.match(r.stderr, 'user table names start with "user."');
-  for (const args of [['get', 'user.nope'], ['delete', 'user.nope'], ['insert', 'user.nope', '{}'], ['query', 'user.nope', 'SELECT 1'], ['export', 'user.nope'], ['update', 'user.nope', '1', 'id', '{"a":1}'], ['delete-row', 'user.nope', '1', 'id']]) {
-    failsJson(await weir('data', 'tables', ...args, '--json'), 'NOT_FOUND', args.join(' '));
-  }
+  const missing = [['get', 'user.nope'], ['delete', 'user.nope'], ['insert', 'user.nope', '{}'], ['query', 'user.nope', 'SELECT 1'], ['export', 'user.nope'], ['update', 'user.nope', '1', 'id', '{"a":1}'], ['delete-row', 'user.nope', '1', 'id']];
+  const runs = await Promise.all(missing.map((args) => weir('data', 'tables', ...args, '--json')));
+  runs.forEach((r, i) => failsJson(r, 'NOT_FOUND', missing[i].join(' ')));
   assert.match(ok(await weir('data', 'tables', 'delete', 'user.tmp')).stdout, 'deleted table user.tmp');
   failsJson(await weir('data', 'tables', 'get', id, '--json'), 'NOT_FOUND');
   fails(await weir('data', 'tables', 'query', 'system.executions', 'SELECT * FROM "user.tmp"'), 'no such table: user.tmp');
@@ -142,9 +158,9 @@ test('tables are found by name or id; unknown ones exit 1 with NOT_FOUND; delete
 test('the system table refuses every write: delete, insert, update, delete-row, import', async () => {
   const { dir, weir } = home();
   writeFileSync(join(dir, 'x.csv'), 'id\nx\n');
-  for (const args of [['delete', 'system.executions'], ['insert', 'system.executions', '{"id":"x"}'], ['update', 'system.executions', 'x', 'id', '{"status":"ok"}'], ['delete-row', 'system.executions', 'x', 'id'], ['import', 'system.executions', 'x.csv']]) {
-    fails(await weir('data', 'tables', ...args), 'table "system.executions" is read-only', args.join(' '));
-  }
+  const cases = [['delete', 'system.executions'], ['insert', 'system.executions', '{"id":"x"}'], ['update', 'system.executions', 'x', 'id', '{"status":"ok"}'], ['delete-row', 'system.executions', 'x', 'id'], ['import', 'system.executions', 'x.csv']];
+  const runs = await Promise.all(cases.map((args) => weir('data', 'tables', ...args)));
+  runs.forEach((r, i) => fails(r, 'table "system.executions" is read-only', cases[i].join(' ')));
   const t = ok(await weir('data', 'tables', 'get', 'system.executions', '--json')).json();
   assert.equal([t.type, t.readOnly], ['system', true]);
   assert.ok(t.columns.some((c: any) => c.name === 'status'));
@@ -152,11 +168,12 @@ test('the system table refuses every write: delete, insert, update, delete-row, 
 
 test('usage errors: missing arguments exit 2', async () => {
   const { weir } = home();
-  for (const args of [['init'], ['get'], ['query', 'user.x'], ['insert', 'user.x'], ['update', 'user.x', '1', 'id'], ['delete-row', 'user.x', '1'], ['import', 'user.x']]) {
-    const r = await weir('data', 'tables', ...args);
-    assert.is(r.code, 2, args.join(' '));
+  const cases = [['init'], ['get'], ['query', 'user.x'], ['insert', 'user.x'], ['update', 'user.x', '1', 'id'], ['delete-row', 'user.x', '1'], ['import', 'user.x']];
+  const runs = await Promise.all(cases.map((args) => weir('data', 'tables', ...args)));
+  runs.forEach((r, i) => {
+    assert.is(r.code, 2, cases[i].join(' '));
     assert.match(r.stderr, 'missing argument');
-  }
+  });
   const bare = await weir('data', 'tables');
   assert.is(bare.code, 0);
   assert.match(bare.stdout, 'Usage: weir data tables <command>');

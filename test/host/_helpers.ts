@@ -70,7 +70,7 @@ export function startServe(home: string, args: string[] = []): Promise<{ url: st
 }
 
 /** A JSON POST (or any method) with fetch; returns status, headers and the parsed or raw body. */
-export async function send(url: string, init: { method?: string; body?: string | Buffer; headers?: Record<string, string> } = {}) {
+export async function send(url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
   const res = await fetch(url, { method: init.method ?? 'POST', body: init.body, headers: init.headers });
   const text = await res.text();
   let json: any;

@@ -16,7 +16,9 @@ test.before(async () => {
   serveUrl = s.url;
 });
 
-test.after(() => serveStop());
+test.after(async () => {
+  await serveStop();
+});
 
 const json = async (args: string[]) => {
   const r = await cli([...args, '--json'], { home });

@@ -1,5 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createHost } from '../../src/host/index.js';
+import { createWeir } from '../../src/weir.js';
 import { chain, publish, send, startHost, until } from './_helpers.js';
 
 type Host = Awaited<ReturnType<typeof startHost>>;
@@ -179,6 +181,18 @@ test('the dedupe index survives a restart (it lives in the journal)', async () =
   } finally {
     await second.close();
   }
+});
+
+test('a memory-only weir (no home) takes deliveries without a journal', async () => {
+  const weir = await createWeir();
+  const f = await publish(weir, 'in-memory', { type: 'webhook_trigger' }, [{ id: 'set-1', type: 'set', config: { values: { ok: true } } }], [{ id: 'e1', source: 'webhook_trigger-1', target: 'set-1' }]);
+  const host = createHost(weir, { schedules: false });
+  await host.start();
+  const res = await host.handle({ method: 'POST', path: `/trigger/${f.token}`, query: {}, headers: {}, rawBody: Buffer.from('hi') });
+  assert.is(res.status, 200);
+  await host.close(); // without a journal, close runs every accepted delivery first
+  assert.is((await weir.executions.get((res.body as any).executionId)).status, 'success');
+  await weir.close();
 });
 
 test.run();

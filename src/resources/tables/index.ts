@@ -65,8 +65,9 @@ export function createTables({ home, config, system = [], engine: given }: Table
   /**
    * Drops cached tables when the engine's structure changed in another process. Checked at most every
    * {@link RECHECK_MS} (this process's own changes clear the caches at once): the check is a round trip that
-   * would otherwise cost as much as a primary-key lookup, and what a stale entry can cause is a clear error
-   * from the engine, never a wrong write.
+   * would otherwise cost as much as a primary-key lookup. A stale entry meets the engine's own checks (a
+   * dropped table or a missing column is a clear error); only a table dropped and made again under the same
+   * name within that window could see one insert coerced for its old column types.
    */
   async function fresh(force = false) {
     if (!force && Date.now() - checkedAt < RECHECK_MS) return;

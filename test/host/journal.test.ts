@@ -1,0 +1,81 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendFileSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDeliveries } from '../../src/triggers/durable.js';
+import { createJournal } from '../../src/triggers/journal.js';
+import { tmpDir } from './_helpers.js';
+
+const segments = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
+
+test('group commit: concurrent appends share flushes and each resolves with where its record lies', async () => {
+  const dir = tmpDir('weir-journal-');
+  const journal = createJournal({ dir, live: () => [] });
+  assert.equal(await journal.open(), []);
+  const positions = await Promise.all(Array.from({ length: 200 }, (_, i) => journal.append({ k: 'd', id: `ex_${i}`, in: { n: i, text: 'ünïcode' } })));
+  const [file] = segments(dir);
+  const data = readFileSync(join(dir, file));
+  // Fewer flushes than records: every batch starts with a newline of its own.
+  const batches = data.toString('utf8').split('\n\n').length;
+  assert.ok(batches < 200, `${batches} batches for 200 records`);
+  for (const [i, pos] of positions.entries()) {
+    assert.equal(JSON.parse(data.toString('utf8', pos.offset, pos.offset + pos.length)), { k: 'd', id: `ex_${i}`, in: { n: i, text: 'ünïcode' } });
+    assert.equal((await journal.read(pos)).in, { n: i, text: 'ünïcode' });
+  }
+  await journal.close();
+});
+
+test('compaction: a closed segment goes once nothing pins it; live records move into the new one', async () => {
+  const dir = tmpDir('weir-journal-');
+  const journal = createJournal({ dir, live: () => [{ k: 'a', key: 'kept' }] });
+  await journal.open();
+  const a = await journal.append({ k: 'd', id: 'one' }, { pin: true });
+  await journal.append({ k: 'd', id: 'two' });
+  await journal.rotate();
+  assert.is(segments(dir).length, 2, 'the first segment is pinned by "one"');
+  journal.unpin(a.segment);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.is(segments(dir).length, 1);
+  assert.match(readFileSync(join(dir, segments(dir)[0]), 'utf8'), '"key":"kept"');
+  await journal.close();
+});
+
+test('a dead owner\'s segments are adopted at open; a torn last line is skipped', async () => {
+  const dir = tmpDir('weir-journal-');
+  const first = createJournal({ dir, live: () => [] });
+  await first.open();
+  await first.append({ k: 'd', id: 'survivor' });
+  // Simulate a kill -9: no close, a half-written line, and an owner pid that no longer exists.
+  const [file] = segments(dir);
+  appendFileSync(join(dir, file), '{"k":"d","id":"torn"');
+  const dead = file.replace(/^\d+-/, '999999999-');
+  renameSync(join(dir, file), join(dir, dead));
+  writeFileSync(join(dir, dead.replace(/\.\d+\.log$/, '.lock')), '');
+  const second = createJournal({ dir, live: () => [] });
+  const adopted = await second.open();
+  assert.equal(adopted.map((a) => a.record.id), ['survivor']);
+  assert.ok(!segments(dir).includes(dead), 'renamed to its new owner');
+  await Promise.all([second.close(), first.close()]);
+});
+
+test('deliveries: accepted, read back from disk when not held in memory, finished ones not replayed', async () => {
+  const dir = tmpDir('weir-journal-');
+  const d1 = createDeliveries({ dir });
+  await d1.open();
+  const kept = { id: 'ex_kept', workflowId: 'wf_1', input: { body: { a: 1 } }, at: 1 };
+  const done = { id: 'ex_done', workflowId: 'wf_1', input: { body: { a: 2 } }, at: 2 };
+  await d1.accept(kept, { key: 'wf_1\u0000k1', exp: Date.now() + 60_000 });
+  await d1.accept(done);
+  d1.finish(done);
+  const spilled = { ...kept, input: undefined };
+  assert.equal(await d1.input(spilled), { body: { a: 1 } });
+  await d1.close();
+
+  const d2 = createDeliveries({ dir });
+  const replay = await d2.open();
+  assert.equal(replay.map((d) => [d.id, d.input]), [['ex_kept', { body: { a: 1 } }]]);
+  assert.equal(await d2.dedupe.seen('wf_1\u0000k1'), { status: 200, body: { executionId: 'ex_kept' } });
+  await d2.close();
+});
+
+test.run();
