@@ -8,19 +8,22 @@ import { existsSync, mkdtempSync, writeFileSync, createWriteStream } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createStorage } from 'unstorage';
 import unstorageFs from 'unstorage/drivers/fs';
 import { fsDriver } from '../src/storage/fs-driver.js';
-import { createWeir } from '../src/weir.js';
 import { median, report } from './_stats.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
-const KV_OPS = Number(process.env.BENCH_KV_OPS ?? 400);
-const TABLE_OPS = Number(process.env.BENCH_TABLE_OPS ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
+const KV_OPS = Number(process.env.BENCH_KV_OPS ?? 200);
+const TABLE_OPS = Number(process.env.BENCH_TABLE_OPS ?? 500);
 const CSV_ROWS = Number(process.env.BENCH_CSV_ROWS ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), 'weir-bench-data-'));
+// The built library, as users run it (`npm run bench` builds first; WEIR_OUT names another build folder).
+const built = fileURLToPath(new URL(`../${process.env.WEIR_OUT ?? 'dist'}/index.js`, import.meta.url));
+if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (or \`npm run bench\`)`);
+const { createWeir } = (await import(pathToFileURL(built).href)) as typeof import('../src/index.js');
 
 /** Ops per second of `fn` run `n` times in sequence. */
 async function rate(n: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number> {
@@ -93,8 +96,7 @@ db.close();
 await weir.close();
 
 // CSV import: 100,000 rows with quotes, commas and unicode, through the CLI in a child process.
-const cli = fileURLToPath(new URL(`../${process.env.WEIR_CLI ?? 'dist/cli.js'}`, import.meta.url));
-if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (or \`npm run bench\`)`);
+const cli = fileURLToPath(new URL(`../${process.env.WEIR_OUT ?? 'dist'}/cli.js`, import.meta.url));
 const home = join(dir, 'csv-home');
 const csv = join(dir, 'rows.csv');
 const out = createWriteStream(csv);

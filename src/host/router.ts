@@ -64,8 +64,13 @@ export function compileRoutes(routes: readonly Route[]): Router {
     match(method, path) {
       const upper = method.toUpperCase();
       const parts = split(path);
-      const candidates = [...(exact.get(`/${parts.join('/')}`) ?? []), ...(byHead.get(parts[0] ?? '') ?? []), ...dynamicHead];
-      if (candidates.length > 1) candidates.sort((a, b) => a.order - b.order);
+      const statics = exact.get(`/${parts.join('/')}`);
+      const heads = byHead.get(parts[0] ?? '');
+      // Usually one list holds every candidate; only a mix needs merging back into list order.
+      let candidates = statics ?? heads ?? dynamicHead;
+      if ((statics ? 1 : 0) + (heads ? 1 : 0) + (dynamicHead.length ? 1 : 0) > 1) {
+        candidates = [...(statics ?? []), ...(heads ?? []), ...dynamicHead].sort((a, b) => a.order - b.order);
+      }
       for (const c of candidates) {
         // Static candidates came from the exact map, so their path already fits.
         const params = c.isStatic ? {} : fit(c, parts);
@@ -85,6 +90,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 function safeDecode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -12,6 +12,8 @@ export interface Delivery {
   pos?: Position;
   /** Accepted at (ms since the epoch). */
   at: number;
+  /** Found unfinished in the journal at start: it may have run before a crash. */
+  replayed?: boolean;
 }
 
 /** Options of {@link createDeliveries}. */
@@ -76,7 +78,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       if (typeof r.key === 'string') dedupe.restore(r.key, { status: 200, body: { executionId: r.id } }, r.exp as number);
       if (done.has(r.id as string)) continue;
       journal!.pin(pos.segment);
-      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, ...(out.length < KEEP_INPUTS ? { input: r.in } : {}) });
+      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, ...(out.length < KEEP_INPUTS ? { input: r.in } : {}) });
     }
     return out;
   }

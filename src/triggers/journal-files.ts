@@ -1,4 +1,4 @@
-import { open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalRecord, Position } from './journal.js';
 
@@ -71,4 +71,41 @@ export function parseSegment(segment: string, data: Buffer): Array<{ record: Jou
     start = end + 1;
   }
   return out;
+}
+
+/** Creates a segment file whose name is durable (the directory is flushed too), opened for positional writes. */
+export async function createSegment(dir: string, name: string): Promise<{ name: string; handle: FileHandle }> {
+  // Not O_APPEND: batches write at offsets reserved in order, several at once.
+  const handle = await open(join(dir, name), 'w');
+  const d = await open(dir, 'r');
+  await d.sync().finally(() => d.close());
+  return { name, handle };
+}
+
+/** Open read handles of segments, for reading records back by position. */
+export function createReaders(dir: string) {
+  const readers = new Map<string, Promise<FileHandle>>();
+  const closeOne = (reader: Promise<FileHandle> | undefined) => reader?.then((r) => r.close()).catch(() => {});
+  return {
+    async read(pos: Position): Promise<JournalRecord> {
+      let reader = readers.get(pos.segment);
+      if (!reader) {
+        reader = open(join(dir, pos.segment), 'r');
+        readers.set(pos.segment, reader);
+        reader.catch(() => readers.delete(pos.segment));
+      }
+      const buf = Buffer.allocUnsafe(pos.length);
+      await (await reader).read(buf, 0, pos.length, pos.offset);
+      return JSON.parse(buf.toString('utf8'));
+    },
+    async close(segment: string): Promise<void> {
+      const reader = readers.get(segment);
+      readers.delete(segment);
+      await closeOne(reader);
+    },
+    async closeAll(): Promise<void> {
+      await Promise.all([...readers.values()].map(closeOne));
+      readers.clear();
+    },
+  };
 }

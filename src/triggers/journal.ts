@@ -1,7 +1,7 @@
 import { open, mkdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { adoptOrphans, heartbeat } from './journal-files.js';
+import { adoptOrphans, createReaders, createSegment, heartbeat } from './journal-files.js';
 
 /** One journal record: any JSON object (the webhook intake writes deliveries, done marks and answers). */
 export type JournalRecord = Record<string, unknown>;
@@ -80,6 +80,7 @@ export function createJournal(options: JournalOptions): Journal {
   const inflight = new Set<Promise<void>>();
   let scheduled = false;
   let rotating = false;
+  let next: Promise<{ name: string; handle: FileHandle }> | null = null;
   let rotateNext = false;
   let closed = false;
   const timers: NodeJS.Timeout[] = [];
@@ -87,28 +88,31 @@ export function createJournal(options: JournalOptions): Journal {
   /** Closed segments whose live records a later segment already holds: deletable once unpinned. */
   const sealed = new Set<string>();
   const unsealed = new Set<string>();
-  const readers = new Map<string, Promise<FileHandle>>();
+  const readers = createReaders(dir);
 
   async function drop(segment: string): Promise<void> {
     sealed.delete(segment);
-    const reader = readers.get(segment);
-    readers.delete(segment);
-    await reader?.then((r) => r.close()).catch(() => {});
+    await readers.close(segment);
     await rm(join(dir, segment), { force: true });
   }
 
+  /** Creates the next segment before it is needed, so a rotation is only a swap. */
+  function prepareNext(): Promise<{ name: string; handle: FileHandle }> {
+    const made = createSegment(dir, `${owner}.${++seq}.log`);
+    made.catch(() => {});
+    return made;
+  }
+
   async function openSegment(): Promise<void> {
+    const ready = await (next ?? prepareNext());
+    next = null;
     if (fh) {
       await fh.close();
       unsealed.add(current);
     }
-    current = `${owner}.${++seq}.log`;
-    // Not O_APPEND: batches write at offsets reserved in order, several at once.
-    fh = await open(join(dir, current), 'w');
+    current = ready.name;
+    fh = ready.handle;
     size = 0;
-    // The new file's directory entry must survive a power cut too, not only its contents.
-    const d = await open(dir, 'r');
-    await d.sync().finally(() => d.close());
   }
 
   /**
@@ -127,6 +131,7 @@ export function createJournal(options: JournalOptions): Journal {
     }
     const at = size;
     size += data.length;
+    if (!next && size > maxSegmentBytes * 0.75) next = prepareNext();
     await fh!.write(data, 0, data.length, at);
     await fh!.datasync();
     return positions;
@@ -234,17 +239,7 @@ export function createJournal(options: JournalOptions): Journal {
       queue.push({ line: `${JSON.stringify(record)}\n` });
       pump();
     },
-    async read(pos) {
-      let reader = readers.get(pos.segment);
-      if (!reader) {
-        reader = open(join(dir, pos.segment), 'r');
-        readers.set(pos.segment, reader);
-        reader.catch(() => readers.delete(pos.segment));
-      }
-      const buf = Buffer.allocUnsafe(pos.length);
-      await (await reader).read(buf, 0, pos.length, pos.offset);
-      return JSON.parse(buf.toString('utf8'));
-    },
+    read: (pos) => readers.read(pos),
     pin(segment) {
       pins.set(segment, (pins.get(segment) ?? 0) + 1);
     },
@@ -266,8 +261,14 @@ export function createJournal(options: JournalOptions): Journal {
       await settle();
       await fh?.close();
       fh = null;
-      await Promise.all([...readers.values()].map((r) => r.then((h) => h.close()).catch(() => {})));
-      readers.clear();
+      // A segment made ahead of time and never used goes too.
+      const unused = await next?.catch(() => null);
+      next = null;
+      if (unused) {
+        await unused.handle.close();
+        await rm(join(dir, unused.name), { force: true });
+      }
+      await readers.closeAll();
       await rm(lockFile, { force: true });
     },
   };

@@ -53,12 +53,12 @@ export function createWebhooks(options: WebhooksOptions) {
   const index = options.index ?? createFlowIndex({ weir });
   const deliveries = createDeliveries({
     dir: weir.home ? join(weir.home, 'journal') : undefined,
-    onOrphans: (list) => list.forEach((d) => backlog.push({ d, replayed: true })),
+    onOrphans: (list) => list.forEach((d) => backlog.push(d)),
   });
-  const backlog = createBacklog<{ d: Delivery; replayed: boolean }>({
-    start: ({ d, replayed }) => run(d, replayed),
+  const backlog = createBacklog<Delivery>({
+    start: run,
     // Deep in the backlog a delivery keeps only its place in the journal; its input is read back when it runs.
-    onDeep: ({ d }) => {
+    onDeep: (d) => {
       if (d.pos) d.input = undefined;
     },
   });
@@ -67,9 +67,9 @@ export function createWebhooks(options: WebhooksOptions) {
   const nextId = createIdSource('exec');
 
   /** Runs a delivery under its execution id (a replayed one only if its execution never ended), then lets the journal forget it. */
-  async function run(d: Delivery, replayed: boolean): Promise<void> {
+  async function run(d: Delivery): Promise<void> {
     try {
-      const record = replayed ? await weir.executions.get(d.id).catch(() => null) : null;
+      const record = d.replayed ? await weir.executions.get(d.id).catch(() => null) : null;
       if (record && ['success', 'error', 'cancelled'].includes(record.status)) return;
       const pub = await index.published(d.workflowId);
       if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
@@ -85,7 +85,7 @@ export function createWebhooks(options: WebhooksOptions) {
     /** Opens the journal and replays what a previous host left unfinished; returns how many. */
     start(): Promise<number> {
       started ??= deliveries.open().then((list) => {
-        list.forEach((d) => backlog.push({ d, replayed: true }));
+        list.forEach((d) => backlog.push(d));
         ready = true;
         return list.length;
       });
@@ -133,7 +133,7 @@ export function createWebhooks(options: WebhooksOptions) {
         if (weir.queue) await enqueueExecution(weir, { workflow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {
           await deliveries.accept(delivery, key ? { key, exp } : undefined);
-          backlog.push({ d: delivery, replayed: false });
+          backlog.push(delivery);
         }
         const answer: Answer = { status: 200, body: { executionId: delivery.id } };
         claim?.settle(answer);

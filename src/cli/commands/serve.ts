@@ -1,4 +1,5 @@
 import { WeirError } from '../../errors.js';
+import { DEFAULT_PORT, clearServeInfo, writeServeInfo } from '../../host/serve-info.js';
 import { readUserFile } from '../read-input.js';
 import type { CommandSpec } from '../types.js';
 
@@ -39,7 +40,7 @@ export const serve: CommandSpec = {
   },
   async run(ctx) {
     const { flags, io } = ctx;
-    const port = flags.port ?? 8787;
+    const port = flags.port ?? DEFAULT_PORT;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be a whole number from 0 to 65535, got ${flags.port}`);
     const maxBody = flags['max-body'];
     if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0)) throw usage(`--max-body must be a positive number of bytes, got ${maxBody}`);
@@ -70,7 +71,6 @@ export const serve: CommandSpec = {
       return;
     }
     const { serve: start } = await import('../../../adapters/node-http/index.js');
-    const { writeServeInfo, clearServeInfo } = await import('../../host/serve-info.js');
     const serving = await start(weir, {
       port,
       hostname: flags.host ?? '127.0.0.1',

@@ -25,6 +25,8 @@ export interface TablesOptions {
 /** A resolved table: its metadata and columns by lower-case name. */
 interface Resolved {
   meta: TableMeta;
+  /** In table order. */
+  list: ColumnDef[];
   columns: Map<string, ColumnDef>;
   key: ColumnDef | undefined;
   system?: SystemTable;
@@ -78,6 +80,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
 
   const asResolved = (meta: TableMeta, columns: ColumnDef[], s?: SystemTable): Resolved => ({
     meta,
+    list: columns,
     columns: new Map(columns.map((c) => [c.name.toLowerCase(), c])),
     key: columns.find((c) => c.primaryKey),
     system: s,
@@ -87,7 +90,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
   async function resolve(ref: string): Promise<Resolved> {
     const s = system.find((t) => t.meta.id === ref || t.meta.name === ref);
     if (s) return asResolved(s.meta, s.columns, s);
-    await fresh();
+    if (Date.now() - checkedAt >= RECHECK_MS) await fresh();
     const hit = resolved.get(ref);
     if (hit) return hit;
     const meta = await db().findMeta(ref);
@@ -120,7 +123,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
       if (v === undefined) continue;
       let col = t.columns.get(k.toLowerCase());
       if (!col) {
-        if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `${where}: unknown column "${k}" (columns: ${[...t.columns.values()].map((c) => c.name).join(', ')})`);
+        if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `${where}: unknown column "${k}" (columns: ${t.list.map((c) => c.name).join(', ')})`);
         added.push((col = { name: checkColumnName(k), type: inferType(v) }));
       }
       out[col.name] = coerce(v, col, where, t.meta.auto);
@@ -219,7 +222,8 @@ export function createTables({ home, config, system = [], engine: given }: Table
       const t = await writable(ref);
       const { out, added } = values(t, row, 'row', true);
       await withColumns(t, added);
-      return db().insert(t.meta.name, out);
+      // The column list in table order lets the engine return the stored row without reading it back.
+      return db().insert(t.meta.name, out, added.length ? undefined : t.list);
     },
 
     /** Updates the row whose primary key `primaryKey` equals `rowId`; returns it as stored. */
@@ -245,7 +249,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
     /** Writes the table as CSV (header = columns) to `out`, streaming; returns the row count. */
     async export(ref: string, out: WriteTarget): Promise<number> {
       const t = await resolve(ref);
-      const columns = [...t.columns.values()].map((c) => c.name);
+      const columns = t.list.map((c) => c.name);
       const rows = t.system ? (async function* () { yield* await t.system!.load(); })() : db().rows(t.meta.name);
       return writeCsv(columns, rows, out);
     },
@@ -263,7 +267,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
         if (seen.has(h.toLowerCase())) throw new WeirError('INVALID_INPUT', `invalid CSV: column "${h}" appears twice in the header`);
         seen.add(h.toLowerCase());
         if (t.columns.has(h.toLowerCase())) continue;
-        if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `CSV column "${h}" is not a column of ${t.meta.name} (columns: ${[...t.columns.values()].map((c) => c.name).join(', ')})`);
+        if (!t.meta.auto) throw new WeirError('INVALID_INPUT', `CSV column "${h}" is not a column of ${t.meta.name} (columns: ${t.list.map((c) => c.name).join(', ')})`);
         added.push({ name: checkColumnName(h), type: 'TEXT' });
       }
       await withColumns(t, added);

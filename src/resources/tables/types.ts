@@ -91,7 +91,12 @@ export interface TableEngine {
   describe(name: string): Promise<{ columns: ColumnDef[]; indexes: IndexDef[]; rows: number }>;
   /** Adds the columns that do not exist yet (safe when another process adds them at the same time). */
   addColumns(name: string, columns: ColumnDef[]): Promise<void>;
-  insert(name: string, row: Record<string, SqlValue>): Promise<Row>;
+  /**
+   * Inserts a row and returns it as stored. `columns`, when given, are the table's columns in order: an engine
+   * may build the returned row from them and the values (an INTEGER primary key left out is generated)
+   * instead of reading it back.
+   */
+  insert(name: string, row: Record<string, SqlValue>, columns?: ColumnDef[]): Promise<Row>;
   /** Updates the row whose `key` column equals `keyValue`; null when there is none. */
   update(name: string, key: string, keyValue: string, data: Record<string, SqlValue>): Promise<Row | null>;
   deleteRow(name: string, key: string, keyValue: string): Promise<boolean>;
