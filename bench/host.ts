@@ -166,7 +166,7 @@ dry.stop();
 // Shift the scheduler's clock so the first slots (publish time + 1 min) fall a little after the sync ends.
 const published = await memory.workflows.listPublished();
 const firstDue = Math.min(...published.map((p) => Date.parse(p.publishedAt))) + 60_000;
-const offset = firstDue - (Date.now() + 2 * syncMs + 1000);
+const offset = Math.round(firstDue - (Date.now() + 2 * syncMs + 1000));
 const late: number[] = [];
 const scheduler = createScheduler({ weir: memory, runner: createRunner(), clock: realClock(offset), fire: async () => {} });
 memory.bus.on('schedule:fired', (e) => late.push((e as { late: number }).late));

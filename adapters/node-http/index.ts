@@ -10,6 +10,8 @@ import { DEFAULT_MAX_BODY, readBody } from './body.js';
 import { sendResponse, toHostRequest } from './transport.js';
 
 export { readBody, DEFAULT_MAX_BODY } from './body.js';
+// The transport-free core, for hosts on other transports.
+export { createHost, handle, type Host, type HostOptions, type HostRequest, type HostResponse, type Route } from '../../src/host/index.js';
 export { DEFAULT_PORT };
 
 /** Options of {@link createListener}. */

@@ -16,8 +16,8 @@ export interface BacklogOptions<T> {
   deep?: number;
 }
 
-/** Event-loop utilisation above which background work backs off. */
-const BUSY = 0.85;
+/** Event-loop utilisation above which background work backs off while intake is heavy. */
+const BUSY = 0.5;
 const SAMPLE_MS = 50;
 /** Starts per window once unthrottled again. */
 const FREE = Number.POSITIVE_INFINITY;

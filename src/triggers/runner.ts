@@ -10,7 +10,7 @@ export interface RunnerOptions {
 export interface Runner {
   /** Runs `task` when a slot is free; resolves or rejects with its outcome. */
   run<T>(task: () => Promise<T>): Promise<T>;
-  /** Resolves when the backlog is below its limit (intake waits here instead of piling up memory). */
+  /** Resolves when fewer than `maxBacklog` tasks wait (a caller that starts many waits here, not in memory). */
   ready(): Promise<void>;
   /** Resolves when nothing runs or waits (graceful shutdown). */
   drain(): Promise<void>;
@@ -19,8 +19,9 @@ export interface Runner {
 }
 
 /**
- * Bounds and tracks the executions a host starts, so a burst of webhook deliveries cannot start thousands
- * of flows at once, and a shutdown can wait for every one of them.
+ * Bounds and tracks the executions started outside the webhook backlog (Respond answers, interface calls,
+ * schedules, telephony), so a burst cannot start thousands of flows at once and a shutdown can wait for
+ * every one of them.
  * @example
  * const runner = createRunner({ concurrency: 32 })
  * const record = await runner.run(() => weir.executor.run(opts))
@@ -34,25 +35,13 @@ export function createRunner(options: RunnerOptions = {}): Runner {
   let idle: Array<() => void> = [];
   let blocked: Array<() => void> = [];
 
-  const settle = () => {
-    if (waiting.length < maxBacklog && blocked.length) {
-      const go = blocked;
-      blocked = [];
-      go.forEach((f) => f());
-    }
-    if (active === 0 && waiting.length === 0 && idle.length) {
-      const go = idle;
-      idle = [];
-      go.forEach((f) => f());
-    }
-  };
-
   const next = () => {
     while (active < concurrency && waiting.length) {
       active++;
       waiting.shift()!();
     }
-    settle();
+    if (waiting.length < maxBacklog && blocked.length) blocked.splice(0).forEach((f) => f());
+    if (active === 0 && idle.length) idle.splice(0).forEach((f) => f());
   };
 
   return {
