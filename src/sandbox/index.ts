@@ -39,10 +39,15 @@ const PAGE = 64 * 1024;
  */
 export function createSandbox({ cpuMs = 1000, memoryMb = 32 }: SandboxOptions = {}) {
   let loading: Promise<QuickJSWASMModule> | null = null;
+  let wasmMemory: WebAssembly.Memory | null = null;
+  // When the WebAssembly memory runs out before QuickJS's own limit, QuickJS cannot even allocate its
+  // "out of memory" error and throws nothing. A run that leaves the memory mostly grown gets a fresh
+  // module next time, so "grown and nothing thrown" always means this run exhausted it.
+  const memoryExhausted = () => (wasmMemory?.buffer.byteLength ?? 0) > BASE_MEMORY + (memoryMb * MB) / 2;
   const load = () =>
     (loading ??= (async () => {
       const q = await import('quickjs-emscripten');
-      const wasmMemory = new WebAssembly.Memory({ initial: BASE_MEMORY / PAGE, maximum: Math.ceil((BASE_MEMORY + memoryMb * MB) / PAGE) });
+      wasmMemory = new WebAssembly.Memory({ initial: BASE_MEMORY / PAGE, maximum: Math.ceil((BASE_MEMORY + memoryMb * MB) / PAGE) });
       // printErr (honoured by Emscripten, missing from the types) keeps a broken instance's abort off stderr.
       const emscriptenModule = { printErr: () => {} } as object;
       return q.newQuickJSWASMModuleFromVariant(q.newVariant(q.RELEASE_SYNC, { wasmMemory, emscriptenModule }));
@@ -53,7 +58,7 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32 }: SandboxOptions = 
     async run(code: string, options: SandboxRun): Promise<unknown> {
       const module = await load();
       try {
-        return execute(module, code, { ...options, cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs) }, memoryMb);
+        return execute(module, code, { ...options, cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs), memoryExhausted }, memoryMb);
       } catch (err) {
         // Anything but a user error means the WebAssembly instance may be broken: start a fresh one next time.
         if (!(err instanceof WeirError)) {
@@ -61,15 +66,17 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32 }: SandboxOptions = 
           throw new WeirError('EXECUTION_FAILED', `the code sandbox failed: ${(err as Error).message}`);
         }
         throw err;
+      } finally {
+        if (memoryExhausted()) loading = null;
       }
     },
   };
 }
 
-function execute(module: QuickJSWASMModule, code: string, options: SandboxRun & { cpuMs: number }, memoryMb: number): unknown {
+function execute(module: QuickJSWASMModule, code: string, options: SandboxRun & { cpuMs: number; memoryExhausted(): boolean }, memoryMb: number): unknown {
   const runtime = module.newRuntime();
   const deadline = Date.now() + options.cpuMs;
-  const limit: Limit = { stopped: null, cpuMs: options.cpuMs, memoryMb };
+  const limit: Limit = { stopped: null, cpuMs: options.cpuMs, memoryMb, memoryExhausted: options.memoryExhausted };
   runtime.setInterruptHandler(() => {
     if (options.signal?.aborted) limit.stopped = 'cancel';
     else if (Date.now() > deadline) limit.stopped = 'cpu';
@@ -159,6 +166,7 @@ interface Limit {
   stopped: 'cpu' | 'cancel' | null;
   cpuMs: number;
   memoryMb: number;
+  memoryExhausted(): boolean;
 }
 
 function limitError({ stopped, cpuMs, memoryMb }: Limit): WeirError {
@@ -180,8 +188,9 @@ function userError(ctx: QuickJSContext, thrown: QuickJSHandle, limit: Limit): We
   const name = prop('name');
   const status = prop('status');
   const line = /code\.js:(\d+)/.exec(String(prop('stack') ?? ''))?.[1];
+  const nothing = ctx.typeof(thrown) === 'undefined' || ctx.dump(thrown) === null;
   thrown.dispose();
-  if (limit.stopped || message === 'out of memory') return limitError(limit);
+  if (limit.stopped || message === 'out of memory' || (nothing && limit.memoryExhausted())) return limitError(limit);
   // The code is wrapped in one line of `(async function () {`, so its line 1 is line 2 of code.js.
   const text = `${name && name !== 'Error' ? `${name}: ` : ''}${message}${line && Number(line) > 1 ? ` (line ${Number(line) - 1})` : ''}`;
   const validStatus = typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;

@@ -10,10 +10,36 @@ export interface BacklogOptions<T> {
   minConcurrency?: number;
   /** Requests per 50 ms above which intake counts as heavy (default 20, i.e. 400 per second). */
   heavyIntake?: number;
-  /** Called when an item waits in the queue beyond this many (drop what can be read back later). */
-  onDeep?(item: T): void;
-  /** Queue length beyond which `onDeep` is called (default 1000). */
-  deep?: number;
+  /** Where waiting items are kept (default: an array). */
+  queue?: Fifo<T>;
+}
+
+/** A first-in first-out store of waiting items. */
+export interface Fifo<T> {
+  push(item: T): void;
+  shift(): T | undefined;
+  readonly length: number;
+}
+
+/** A FIFO over an array that drops its consumed front now and then instead of shifting on every item. */
+export function arrayFifo<T>(): Fifo<T> {
+  let items: T[] = [];
+  let head = 0;
+  return {
+    push: (item) => void items.push(item),
+    shift() {
+      if (head >= items.length) return undefined;
+      const item = items[head++];
+      if (head > 1024 && head * 2 > items.length) {
+        items = items.slice(head);
+        head = 0;
+      }
+      return item;
+    },
+    get length() {
+      return items.length - head;
+    },
+  };
 }
 
 /** Event-loop utilisation above which background work backs off while intake is heavy. */
@@ -37,9 +63,7 @@ const FREE = Number.POSITIVE_INFINITY;
 export function createBacklog<T>(options: BacklogOptions<T>) {
   const max = options.maxConcurrency ?? 32;
   const min = options.minConcurrency ?? 1;
-  const deep = options.deep ?? 1000;
-  const queue: T[] = [];
-  let head = 0;
+  const queue = options.queue ?? arrayFifo<T>();
   let running = 0;
   let limit = max;
   let budget = FREE;
@@ -52,7 +76,7 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
   let waiters: Array<() => void> = [];
   let roomWaiters: Array<{ size: number; go(): void }> = [];
 
-  const pending = () => queue.length - head;
+  const pending = () => queue.length;
 
   function sample(): void {
     const now = performance.eventLoopUtilization();
@@ -77,12 +101,7 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
   function pump(): void {
     while (!paused && running < limit && started < budget && pending()) {
       started++;
-      const item = queue[head++];
-      // Drop the consumed front now and then instead of shifting on every item.
-      if (head > 1024 && head * 2 > queue.length) {
-        queue.splice(0, head);
-        head = 0;
-      }
+      const item = queue.shift() as T;
       running++;
       Promise.resolve()
         .then(() => options.start(item))
@@ -108,7 +127,6 @@ export function createBacklog<T>(options: BacklogOptions<T>) {
   return {
     push(item: T): void {
       queue.push(item);
-      if (pending() > deep) options.onDeep?.(item);
       pump();
     },
     /** Counts one request taken by the intake (the pace yields to heavy intake). */

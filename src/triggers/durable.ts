@@ -6,7 +6,7 @@ export interface Delivery {
   /** The execution id given to the caller. */
   id: string;
   workflowId: string;
-  /** The input, or nothing when it waits on disk only (read back with `deliveries.input`). */
+  /** The input, or nothing when it waits on disk only (read back with `deliveries.load`). */
   input?: unknown;
   /** Where its journal record lies (durable deliveries only). */
   pos?: Position;
@@ -35,8 +35,8 @@ export interface Deliveries {
   open(): Promise<Delivery[]>;
   /** Records a delivery; resolves once it is on disk (then, and only then, may the caller get its 200). */
   accept(delivery: Delivery, idempotency?: { key: string; exp: number }): Promise<void>;
-  /** The input of a delivery, read back from the journal when it is not held in memory. */
-  input(delivery: Delivery): Promise<unknown>;
+  /** The delivery with its input, read back from the journal when only its position was held in memory. */
+  load(delivery: Delivery): Promise<Delivery>;
   /** Marks a delivery's execution as finished: its journal segment may go. */
   finish(delivery: Delivery): void;
   /** Records the answer of a waited-for delivery for its idempotency key; resolves once on disk. */
@@ -44,9 +44,6 @@ export interface Deliveries {
   /** Flushes and closes the journal; unfinished deliveries stay in it for the next start. */
   close(): Promise<void>;
 }
-
-/** Replayed deliveries whose input is kept in memory; the rest is read back from disk when it runs. */
-const KEEP_INPUTS = 1000;
 
 /**
  * Durable delivery over the journal: `{k:'d'}` records for accepted deliveries (with their idempotency key),
@@ -78,7 +75,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       if (typeof r.key === 'string') dedupe.restore(r.key, { status: 200, body: { executionId: r.id } }, r.exp as number);
       if (done.has(r.id as string)) continue;
       journal!.pin(pos.segment);
-      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, ...(out.length < KEEP_INPUTS ? { input: r.in } : {}) });
+      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, input: r.in });
     }
     return out;
   }
@@ -104,9 +101,11 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       const record: JournalRecord = { k: 'd', id: delivery.id, wf: delivery.workflowId, in: delivery.input, at: delivery.at, ...idempotency };
       delivery.pos = await journal!.append(record, { pin: true });
     },
-    async input(delivery) {
-      if (delivery.input !== undefined || !delivery.pos || !journal) return delivery.input;
-      return (await journal.read(delivery.pos)).in;
+    async load(delivery) {
+      if (delivery.id && (delivery.input !== undefined || !delivery.pos)) return delivery;
+      if (!journal || !delivery.pos) throw new Error('a spilled delivery needs its journal');
+      const r = await journal.read(delivery.pos);
+      return { ...delivery, id: r.id as string, workflowId: r.wf as string, input: r.in, at: r.at as number };
     },
     finish(delivery) {
       if (!delivery.pos || !journal) return;

@@ -10,6 +10,7 @@ import { createDeliveries, type Delivery } from './durable.js';
 import { createFlowIndex, type FlowIndex } from './flow-index.js';
 import { enqueueExecution, startExecution, waitForAnswer } from './execute.js';
 import { createBacklog } from './backlog.js';
+import { createDeliveryQueue } from './delivery-queue.js';
 import { createRunner, type Runner, type RunnerOptions } from './runner.js';
 
 /** The webhook trigger's options (seed 2.3, CONTRACT 11). */
@@ -55,25 +56,21 @@ export function createWebhooks(options: WebhooksOptions) {
     dir: weir.home ? join(weir.home, 'journal') : undefined,
     onOrphans: (list) => list.forEach((d) => backlog.push(d)),
   });
-  const backlog = createBacklog<Delivery>({
-    start: run,
-    // Deep in the backlog a delivery keeps only its place in the journal; its input is read back when it runs.
-    onDeep: (d) => {
-      if (d.pos) d.input = undefined;
-    },
-  });
+  const backlog = createBacklog<Delivery>({ start: run, queue: createDeliveryQueue() });
   let started: Promise<number> | null = null;
   let ready = false;
   const nextId = createIdSource('exec');
 
   /** Runs a delivery under its execution id (a replayed one only if its execution never ended), then lets the journal forget it. */
-  async function run(d: Delivery): Promise<void> {
+  async function run(queued: Delivery): Promise<void> {
+    let d = queued;
     try {
+      d = await deliveries.load(queued);
       const record = d.replayed ? await weir.executions.get(d.id).catch(() => null) : null;
       if (record && ['success', 'error', 'cancelled'].includes(record.status)) return;
       const pub = await index.published(d.workflowId);
       if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
-      await startExecution(weir, { workflow: pub!, input: await deliveries.input(d), trigger: 'webhook', executionId: d.id });
+      await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id });
     } catch (error) {
       weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendFileSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDeliveries } from '../../src/triggers/durable.js';
+import { createDeliveries, type Delivery } from '../../src/triggers/durable.js';
+import { createDeliveryQueue } from '../../src/triggers/delivery-queue.js';
 import { createJournal } from '../../src/triggers/journal.js';
 import { tmpDir } from './_helpers.js';
 
@@ -62,13 +63,13 @@ test('deliveries: accepted, read back from disk when not held in memory, finishe
   const dir = tmpDir('weir-journal-');
   const d1 = createDeliveries({ dir });
   await d1.open();
-  const kept = { id: 'ex_kept', workflowId: 'wf_1', input: { body: { a: 1 } }, at: 1 };
+  const kept: Delivery = { id: 'ex_kept', workflowId: 'wf_1', input: { body: { a: 1 } }, at: 1 };
   const done = { id: 'ex_done', workflowId: 'wf_1', input: { body: { a: 2 } }, at: 2 };
   await d1.accept(kept, { key: 'wf_1\u0000k1', exp: Date.now() + 60_000 });
   await d1.accept(done);
   d1.finish(done);
-  const spilled = { ...kept, input: undefined };
-  assert.equal(await d1.input(spilled), { body: { a: 1 } });
+  const spilled = { id: '', workflowId: '', at: 0, pos: kept.pos };
+  assert.equal(await d1.load(spilled), { id: 'ex_kept', workflowId: 'wf_1', at: 1, pos: kept.pos, input: { body: { a: 1 } } });
   await d1.close();
 
   const d2 = createDeliveries({ dir });
@@ -76,6 +77,24 @@ test('deliveries: accepted, read back from disk when not held in memory, finishe
   assert.equal(replay.map((d) => [d.id, d.input]), [['ex_kept', { body: { a: 1 } }]]);
   assert.equal(await d2.dedupe.seen('wf_1\u0000k1'), { status: 200, body: { executionId: 'ex_kept' } });
   await d2.close();
+});
+
+test('the delivery queue keeps order and holds deep deliveries as positions only', () => {
+  const q = createDeliveryQueue(2);
+  const d = (n: number, replayed = false): Delivery => ({ id: `ex_${n}`, workflowId: 'wf', input: { n }, at: n, pos: { segment: `s${n % 2}`, offset: n * 10, length: 9 }, replayed });
+  for (let n = 0; n < 5000; n++) q.push(d(n, n === 3));
+  assert.is(q.length, 5000);
+  assert.equal(q.shift(), d(0));
+  assert.equal(q.shift(), d(1));
+  const stub = q.shift()!;
+  assert.equal(stub, { id: '', workflowId: '', at: 0, pos: { segment: 's0', offset: 20, length: 9 }, replayed: false });
+  assert.is(q.shift()!.replayed, true);
+  for (let n = 4; n < 4999; n++) q.shift();
+  assert.equal(q.shift()!.pos, { segment: 's1', offset: 49990, length: 9 });
+  assert.is(q.length, 0);
+  assert.is(q.shift(), undefined);
+  q.push(d(7));
+  assert.equal(q.shift(), d(7), 'held as an object again once the spill drained');
 });
 
 test.run();
