@@ -169,7 +169,7 @@ const firstDue = Math.min(...published.map((p) => Date.parse(p.publishedAt))) + 
 const offset = Math.round(firstDue - (Date.now() + 2 * syncMs + 1000));
 const late: number[] = [];
 const scheduler = createScheduler({ weir: memory, runner: createRunner(), clock: realClock(offset), fire: async () => {} });
-memory.bus.on('schedule:fired', (e) => late.push((e as { late: number }).late));
+memory.bus.on('schedule:fired', (e) => late.push(e.late));
 await scheduler.sync();
 const timers = scheduler.timers;
 const lastDue = Math.max(...published.map((p) => Date.parse(p.publishedAt))) + 60_000 - offset;
