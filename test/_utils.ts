@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,4 +68,29 @@ export function flow(trigger: { type: string; config?: Record<string, unknown> }
     variables: {},
     metadata: {},
   };
+}
+
+/** A running `weir serve --port 0` child on the home: its URL, its output so far, and a signal to stop it. */
+export function startServe(home: string, args: string[] = []): Promise<{ url: string; child: ChildProcess; output(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, '--home', home, 'serve', '--port', '0', ...args], { env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`weir serve did not listen within 20 s:\n${out}`));
+    }, 20_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const url = /listening on (https?:\/\/[\w.:[\]]+)/.exec(out)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ url, child, output: () => out, stop: (signal = 'SIGTERM') => (child.exitCode !== null ? exited : (child.kill(signal), exited)) });
+    });
+    child.stderr!.on('data', (d) => (out += d));
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`weir serve exited (${code}) before listening:\n${out}`));
+    });
+  });
 }

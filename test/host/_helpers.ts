@@ -1,9 +1,8 @@
 // Shared setup of the host tests: flows published through the library (fast), hosts served in-process on
 // 127.0.0.1 port 0, and a `weir serve` child process where the CLI itself is under test.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { serve, type ServeOptions } from '../../adapters/node-http/index.js';
 import { createWeir, type Weir } from '../../src/weir.js';
-import { CLI, flow, tmpDir } from '../_utils.js';
+import { flow, tmpDir } from '../_utils.js';
 
 export { tmpDir };
 
@@ -53,21 +52,6 @@ export async function until<T>(probe: () => Promise<T | null | undefined | false
   }
 }
 
-/** A running `weir serve` child on the home: its URL, output so far, and SIGTERM/SIGKILL. */
-export function startServe(home: string, args: string[] = []): Promise<{ url: string; child: ChildProcess; output(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, '--home', home, 'serve', '--port', '0', ...args], { env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const url = /listening on (https?:\/\/[\w.:[\]]+)/.exec(out)?.[1];
-      if (url) resolve({ url, child, output: () => out, stop: (signal = 'SIGTERM') => (child.kill(signal), exited) });
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    exited.then((code) => reject(new Error(`weir serve exited (${code}) before listening:\n${out}`)));
-  });
-}
 
 /** A JSON POST (or any method) with fetch; returns status, headers and the parsed or raw body. */
 export async function send(url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
@@ -81,3 +65,5 @@ export async function send(url: string, init: { method?: string; body?: string; 
   }
   return { status: res.status, headers: res.headers, text, json };
 }
+
+export { startServe } from '../_utils.js';

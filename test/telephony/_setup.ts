@@ -1,8 +1,7 @@
 // Shared setup of the telephony tests: homes with a weir.config.json, published flows and secrets written
 // through the library (fast), so that each test spends its subprocesses on the commands under test.
-import { spawn } from 'node:child_process';
 import { createWeir } from '../../src/weir.js';
-import { CLI, cli, flow, tmpDir, writeJson } from '../_utils.js';
+import { cli, flow, tmpDir, writeJson } from '../_utils.js';
 
 /** A fresh home with the given weir.config.json. */
 export function makeHome(config: Record<string, unknown> = {}): string {
@@ -40,21 +39,6 @@ export async function json<T = any>(home: string, args: string[]): Promise<T> {
   return r.json<T>();
 }
 
-/** A running `weir serve --port 0` on the home (stdout says where), stopped with SIGTERM. */
-export function startServe(home: string): Promise<{ url: string; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, '--home', home, 'serve', '--port', '0'], { env: { ...process.env, WEIR_HOME: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/[\w.:]+)/.exec(out)?.[1];
-      if (url) resolve({ url, stop: () => (child.kill('SIGTERM'), exited) });
-    });
-    child.stderr.on('data', (d) => (out += d));
-    exited.then((code) => reject(new Error(`weir serve exited (${code}) before listening:\n${out}`)));
-  });
-}
 
 /** Polls `probe` until it returns something other than undefined/null, or fails after `ms`. */
 export async function until<T>(probe: () => Promise<T | null | undefined>, ms = 10_000): Promise<T> {
@@ -66,3 +50,5 @@ export async function until<T>(probe: () => Promise<T | null | undefined>, ms = 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+export { startServe } from '../_utils.js';
