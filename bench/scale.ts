@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
 import { createExecutionQueue } from '../src/queue/index.js';
 import { median, report } from './_stats.js';
+import { REDIS_URL, dropRedisPrefix } from '../test-scale/_scale.js';
 
-const REDIS_URL = process.env.WEIR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const cli = fileURLToPath(new URL(`../${process.env.WEIR_CLI ?? 'dist/cli.js'}`, import.meta.url));
 const prefix = `weirb_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 5);
@@ -113,12 +113,4 @@ report({ name: 'webhook intake req/s: Redis storage vs fs default', weir: `${red
 report({ name: 'webhook intake req/s: Redis + queue intake vs fs', weir: `${queuedRate.toFixed(0)}/s`, baseline: `${fsRate.toFixed(0)}/s`, ratio: queuedRate / fsRate, target: '>= 0.33x', ok: queuedRate / fsRate >= 0.33 });
 
 // Leave nothing behind in Redis.
-const { Redis } = await import('ioredis');
-const redis = new Redis(REDIS_URL);
-let cursor = '0';
-do {
-  const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-  cursor = next;
-  if (keys.length) await redis.unlink(...keys);
-} while (cursor !== '0');
-redis.disconnect();
+await dropRedisPrefix(prefix);
