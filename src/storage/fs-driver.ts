@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { defineDriver } from 'unstorage';
-import { isTempFile, writeFileAtomic } from './atomic.js';
+import { isTempFile, writeFileAtomic, writeFileAtomicSync } from './atomic.js';
+
+/** Records up to this many characters are written synchronously (see `setItem`). */
+const SYNC_WRITE_MAX = 16 * 1024;
 
 export interface FsDriverOptions {
   base: string;
@@ -67,8 +70,12 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
       });
     },
     getItemRaw: (key) => readOrNull(key),
+    // Small records (execution records, indexes) are written synchronously: open/write/close/rename on the
+    // thread pool cost about twice the CPU of the system calls themselves, and the calling thread waits
+    // less than a thread-pool round trip. Large values keep the async path so the event loop stays free.
     async setItem(key, value) {
-      await writeFileAtomic(toPath(key), value);
+      if (typeof value === 'string' && value.length <= SYNC_WRITE_MAX) writeFileAtomicSync(toPath(key), value);
+      else await writeFileAtomic(toPath(key), value);
     },
     async setItemRaw(key, value) {
       await writeFileAtomic(toPath(key), value);

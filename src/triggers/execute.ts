@@ -18,15 +18,18 @@ export interface StartOptions {
   input: unknown;
   trigger: 'webhook' | 'schedule' | 'interface' | 'sms' | 'call';
   executionId?: string;
+  /** The `executionId` is new: no earlier record of it to replace. */
+  freshId?: boolean;
   onRespond?(r: RespondEvent): void;
 }
 
 /** The executor's run options for a trigger's start. */
 const runRequest = (o: StartOptions) => ({
-  workflow: { id: o.workflow.id, name: o.workflow.name, version: o.workflow.version, config: o.workflow.config },
+  workflow: { id: o.workflow.id, name: o.workflow.name, version: o.workflow.version, config: o.workflow.config, hash: o.workflow.hash },
   input: o.input,
   trigger: o.trigger,
   executionId: o.executionId,
+  freshId: o.freshId,
   onRespond: o.onRespond,
 });
 
@@ -89,7 +92,7 @@ export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promi
     );
     const onRespond = (r: RespondEvent) => answer({ status: r.status ?? 200, headers: r.headers, body: wrap(r.body) });
     runner
-      .run(() => startExecution(weir, { workflow: o.workflow, input: o.input, trigger: o.trigger, executionId, onRespond }))
+      .run(() => startExecution(weir, { workflow: o.workflow, input: o.input, trigger: o.trigger, executionId, freshId: true, onRespond }))
       .then(
         (record) => answer(executionAnswer(record, wrap)),
         (err) => answer(errorResponse(err) as Answer),

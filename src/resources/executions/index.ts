@@ -36,6 +36,10 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
   const lastPruned = new Map<string, number>();
+  // Runs in progress in this process, by id: their key and a view of the record (masked). Reads here see
+  // them before (or without) a 'running' record on disk.
+  const live = new Map<string, { key: string; view: () => ExecutionRecord }>();
+  const liveByKey = new Map<string, () => ExecutionRecord>();
 
   const readAll = async (keys: string[]) =>
     (await store.getItems(keys)).map((r) => r.value as unknown as ExecutionRecord).filter((r) => r && typeof r === 'object');
@@ -46,6 +50,8 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
 
     /** The key of a stored execution, or null. */
     async keyOf(id: string): Promise<string | null> {
+      const running = live.get(id);
+      if (running) return running.key;
       return (await store.getItem<{ key: string }>(`ids:${enc(id)}`))?.key ?? null;
     },
 
@@ -54,8 +60,24 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
       await Promise.all([store.setItem(key, record as never), indexed ? null : store.setItem(`ids:${enc(record.id)}`, { key })]);
     },
 
+    /** Marks a run in progress here: `get` and `list` show `view()` until {@link untrack}. */
+    track(id: string, key: string, view: () => ExecutionRecord): void {
+      live.set(id, { key, view });
+      liveByKey.set(key, view);
+    },
+
+    /** Forgets a run {@link track}ed (once its final record is stored). */
+    untrack(id: string): void {
+      const running = live.get(id);
+      if (!running) return;
+      live.delete(id);
+      if (liveByKey.get(running.key) === running.view) liveByKey.delete(running.key);
+    },
+
     /** One execution with each node's output record. */
     async get(id: string): Promise<ExecutionRecord> {
+      const running = live.get(id);
+      if (running) return running.view();
       const key = await api.keyOf(id);
       const record = key ? await store.getItem<ExecutionRecord>(key) : null;
       if (!record) {
@@ -66,9 +88,21 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
 
     /** Executions newest first, of one workflow or of all. */
     async list({ workflowId, limit = 20 }: { workflowId?: string; limit?: number } = {}): Promise<ExecutionRecord[]> {
-      const keys = await store.getKeys(workflowId ? `runs:${enc(workflowId)}` : 'runs');
+      const prefix = workflowId ? `runs:${enc(workflowId)}` : 'runs';
+      const keys = await store.getKeys(prefix);
+      if (liveByKey.size) {
+        const stored = new Set(keys);
+        for (const key of liveByKey.keys()) if (key.startsWith(`${prefix}:`) && !stored.has(key)) keys.push(key);
+      }
       keys.sort((a, b) => (tail(a) < tail(b) ? -1 : tail(a) > tail(b) ? 1 : 0));
-      return readAll(keys.slice(0, Math.max(0, limit)));
+      const page = keys.slice(0, Math.max(0, limit));
+      if (!liveByKey.size) return readAll(page);
+      const views = page.map((k) => liveByKey.get(k));
+      const stored = await store.getItems(page.filter((_, i) => !views[i]));
+      let next = 0;
+      return page
+        .map((_, i) => (views[i] ? views[i]!() : (stored[next++]?.value as unknown as ExecutionRecord)))
+        .filter((r) => r && typeof r === 'object');
     },
 
     /** Removes a workflow's records beyond the retention limits; returns how many went. */
