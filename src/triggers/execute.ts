@@ -1,10 +1,13 @@
 import type { ErrorInfo, ExecutionRecord, RespondAnswer } from '../flow/types.js';
 import { errorResponse } from '../host/error-response.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
-import { newId } from '../util/ids.js';
+import { createIdSource } from '../util/ids.js';
 import type { Weir } from '../weir.js';
 import type { Answer } from './dedupe.js';
 import type { Runner } from './runner.js';
+
+/** Execution ids of waited-for runs, from a pooled random source (no syscall per id). */
+const nextExecutionId = createIdSource('exec');
 
 /** The part of an execution record the triggers read. */
 export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
@@ -75,7 +78,7 @@ export interface WaitOptions {
  * const answer = await waitForAnswer(weir, runner, { workflow, input, trigger: 'webhook', timeoutMs: 30000 })
  */
 export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promise<Answer> {
-  const executionId = newId('exec');
+  const executionId = nextExecutionId();
   const headers = { 'x-execution-id': executionId };
   const wrap = o.wrap ?? ((r: unknown) => r ?? null);
   return new Promise<Answer>((resolve) => {

@@ -57,7 +57,9 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
 
     /** Writes a record at `key` (from {@link keyFor}); `indexed` skips the id index once it exists. */
     async save(key: string, record: ExecutionRecord, indexed = false): Promise<void> {
-      await Promise.all([store.setItem(key, record as never), indexed ? null : store.setItem(`ids:${enc(record.id)}`, { key })]);
+      // The id index entry is written once per id (a replay finds it and passes `indexed`), so it needs no
+      // atomic replace; a short one left by a crash mid-write reads as missing.
+      await Promise.all([store.setItem(key, record as never), indexed ? null : store.setItem(`ids:${enc(record.id)}`, { key }, { atomic: false })]);
     },
 
     /** Marks a run in progress here: `get` and `list` show `view()` until {@link untrack}. */
