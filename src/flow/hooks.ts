@@ -1,5 +1,5 @@
 import type { Executions } from '../resources/executions/index.js';
-import type { ExecutorHooks, RespondAnswer, RunState } from './types.js';
+import type { ExecutionRecord, ExecutorHooks, RespondAnswer, RunState } from './types.js';
 
 /**
  * An empty hook map, for `createExecutor({ hooks })`.
@@ -45,18 +45,20 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       const p: Pending = { key: executions.keyFor(run.record), indexed: false, lookup: null, timer: null, early: null };
       pending.set(run, p);
       const id = run.record.id;
+      // What a read of a running run gets: a copy, as if read back from storage.
+      const view = () => JSON.parse(JSON.stringify(run.mask(run.record))) as ExecutionRecord;
       if (run.options.executionId && !run.options.freshId) {
         p.lookup = executions.keyOf(id).then(
           (known) => {
             if (known) Object.assign(p, { key: known, indexed: true });
             p.lookup = null;
-            executions.track(id, p.key, () => run.mask(run.record));
+            executions.track(id, p.key, view);
           },
           () => {
             p.lookup = null;
           },
         );
-      } else executions.track(id, p.key, () => run.mask(run.record));
+      } else executions.track(id, p.key, view);
       p.timer = setTimeout(() => {
         p.timer = null;
         p.early = (async () => {
