@@ -11,6 +11,8 @@ export interface ExecutionsOptions {
 /** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
 export const RETENTION_DEFAULTS = { retentionDays: 30, maxPerWorkflow: 1000 };
 const PRUNE_EVERY_MS = 60_000;
+/** Records removed concurrently by a prune. */
+const PRUNE_SLICE = 256;
 // Keys sort newest first: the time in microseconds counted down from a far future (year 2255), fixed width
 // in base 36. Microseconds keep runs started within the same millisecond in order.
 const FAR_FUTURE_US = 9e15;
@@ -113,12 +115,16 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
       const keys = (await store.getKeys(`runs:${enc(workflowId)}`)).sort();
       const oldest = now - retentionDays * 86_400_000;
       const doomed = keys.filter((k, i) => i >= maxPerWorkflow || timeOfRev(tail(k).split('_')[0]) < oldest);
-      await Promise.all(
-        doomed.map(async (k) => {
-          const id = tail(k).slice(tail(k).indexOf('_') + 1);
-          await Promise.all([store.removeItem(k), store.removeItem(`ids:${id}`)]);
-        }),
-      );
+      // In slices: a busy workflow can have a minute's worth of runs (100,000+) to remove at once, and one
+      // promise per file for all of them would flood memory and the thread pool.
+      for (let i = 0; i < doomed.length; i += PRUNE_SLICE) {
+        await Promise.all(
+          doomed.slice(i, i + PRUNE_SLICE).map(async (k) => {
+            const id = tail(k).slice(tail(k).indexOf('_') + 1);
+            await Promise.all([store.removeItem(k), store.removeItem(`ids:${id}`)]);
+          }),
+        );
+      }
       return doomed.length;
     },
 
