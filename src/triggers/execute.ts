@@ -1,10 +1,13 @@
 import type { ErrorInfo, ExecutionRecord, RespondAnswer } from '../flow/types.js';
 import { errorResponse } from '../host/error-response.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
-import { newId } from '../util/ids.js';
+import { createIdSource } from '../util/ids.js';
 import type { Weir } from '../weir.js';
 import type { Answer } from './dedupe.js';
 import type { Runner } from './runner.js';
+
+/** Execution ids of waited-for runs, from a pooled random source (no syscall per id). */
+const nextExecutionId = createIdSource('exec');
 
 /** The part of an execution record the triggers read. */
 export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
@@ -18,15 +21,18 @@ export interface StartOptions {
   input: unknown;
   trigger: 'webhook' | 'schedule' | 'interface' | 'sms' | 'call';
   executionId?: string;
+  /** The `executionId` is new: no earlier record of it to replace. */
+  freshId?: boolean;
   onRespond?(r: RespondEvent): void;
 }
 
 /** The executor's run options for a trigger's start. */
 const runRequest = (o: StartOptions) => ({
-  workflow: { id: o.workflow.id, name: o.workflow.name, version: o.workflow.version, config: o.workflow.config },
+  workflow: { id: o.workflow.id, name: o.workflow.name, version: o.workflow.version, config: o.workflow.config, hash: o.workflow.hash },
   input: o.input,
   trigger: o.trigger,
   executionId: o.executionId,
+  freshId: o.freshId,
   onRespond: o.onRespond,
 });
 
@@ -72,7 +78,7 @@ export interface WaitOptions {
  * const answer = await waitForAnswer(weir, runner, { workflow, input, trigger: 'webhook', timeoutMs: 30000 })
  */
 export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promise<Answer> {
-  const executionId = newId('exec');
+  const executionId = nextExecutionId();
   const headers = { 'x-execution-id': executionId };
   const wrap = o.wrap ?? ((r: unknown) => r ?? null);
   return new Promise<Answer>((resolve) => {
@@ -89,7 +95,7 @@ export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promi
     );
     const onRespond = (r: RespondEvent) => answer({ status: r.status ?? 200, headers: r.headers, body: wrap(r.body) });
     runner
-      .run(() => startExecution(weir, { workflow: o.workflow, input: o.input, trigger: o.trigger, executionId, onRespond }))
+      .run(() => startExecution(weir, { workflow: o.workflow, input: o.input, trigger: o.trigger, executionId, freshId: true, onRespond }))
       .then(
         (record) => answer(executionAnswer(record, wrap)),
         (err) => answer(errorResponse(err) as Answer),

@@ -70,7 +70,7 @@ export function createWebhooks(options: WebhooksOptions) {
       if (record && ['success', 'error', 'cancelled'].includes(record.status)) return;
       const pub = await index.published(d.workflowId);
       if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
-      await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id });
+      await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, freshId: !d.replayed });
     } catch (error) {
       weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {

@@ -1,5 +1,6 @@
 import { WeirError } from '../../errors.js';
 import type { Storage, Storages } from '../../storage/index.js';
+import { cloudProbe, createFreshness } from '../../triggers/changes.js';
 import { readRecords } from '../../util/refs.js';
 import { loadMasterKey, seal, unseal, type MasterKey, type Sealed } from './crypto.js';
 
@@ -49,6 +50,10 @@ export function createSecrets({ storage, home, env }: SecretsOptions) {
   const records: Storage = storage.view('cloud', 'secrets');
   let master: Promise<MasterKey> | undefined;
   const key = () => (master ??= loadMasterKey({ home, env }));
+  // Every execution asks for the values: they are kept while the fs probe reports the secrets unchanged
+  // (another process's `secrets set` is seen on the next run); set/delete here drop them at once.
+  const fresh = createFreshness(cloudProbe(storage, ['secrets']));
+  let cached: { gen: number; values: Promise<Record<string, string>> } | null = null;
 
   async function record(name: string): Promise<SecretRecord> {
     const r = await records.getItem<SecretRecord>(checkName(name));
@@ -72,6 +77,7 @@ export function createSecrets({ storage, home, env }: SecretsOptions) {
       const previous = await records.getItem<SecretRecord>(name);
       const createdAt = previous && typeof previous === 'object' ? previous.createdAt : now;
       await records.setItem(name, { name, ...sealed, createdAt, updatedAt: now } satisfies SecretRecord);
+      cached = null;
       return { name, createdAt, updatedAt: now };
     },
 
@@ -85,15 +91,30 @@ export function createSecrets({ storage, home, env }: SecretsOptions) {
     async delete(name: string): Promise<SecretSummary> {
       const { createdAt, updatedAt } = await record(name);
       await records.removeItem(name);
+      cached = null;
       return { name, createdAt, updatedAt };
     },
 
     /** Every secret's plaintext by name: the executor merges these into `$env` and masks them in records. */
     async values(): Promise<Record<string, string>> {
-      const all = await readRecords<SecretRecord>(records);
-      if (!all.length) return {};
-      const master = await key();
-      return Object.fromEntries(all.map((r) => [r.name, unseal(master, r.name, r)]));
+      const gen = fresh.check();
+      if (gen === null) return readValues();
+      let entry = cached;
+      if (entry?.gen !== gen) {
+        const values = readValues();
+        entry = cached = { gen, values };
+        values.catch(() => {
+          if (cached?.values === values) cached = null;
+        });
+      }
+      return { ...(await entry.values) };
     },
   };
+
+  async function readValues(): Promise<Record<string, string>> {
+    const all = await readRecords<SecretRecord>(records);
+    if (!all.length) return {};
+    const master = await key();
+    return Object.fromEntries(all.map((r) => [r.name, unseal(master, r.name, r)]));
+  }
 }
