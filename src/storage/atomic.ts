@@ -31,18 +31,23 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   const tmp = `${file}.${process.pid}.${++counter}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(tmp, data);
-  }
+  writeFileSyncInDir(tmp, data);
   try {
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+/** `writeFileSync` that creates the parent folder when it does not exist yet (a write in place, not atomic). */
+export function writeFileSyncInDir(file: string, data: string | Uint8Array): void {
+  try {
+    writeFileSync(file, data);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, data);
   }
 }
 

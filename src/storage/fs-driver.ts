@@ -1,21 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { defineDriver } from 'unstorage';
-import { isTempFile, writeFileAtomic, writeFileAtomicSync } from './atomic.js';
+import { isTempFile, writeFileAtomic, writeFileAtomicSync, writeFileSyncInDir } from './atomic.js';
 
 /** Records up to this many characters are written synchronously (see `setItem`). */
 const SYNC_WRITE_MAX = 16 * 1024;
-
-function writeInPlaceSync(file: string, data: string): void {
-  try {
-    writeFileSync(file, data);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, data);
-  }
-}
 
 export interface FsDriverOptions {
   base: string;
@@ -87,7 +77,7 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     // place, without the temporary file and rename; only a crash mid-write can leave it short.
     async setItem(key, value, opts?: { atomic?: boolean }) {
       if (typeof value === 'string' && value.length <= SYNC_WRITE_MAX) {
-        if (opts?.atomic === false) writeInPlaceSync(toPath(key), value);
+        if (opts?.atomic === false) writeFileSyncInDir(toPath(key), value);
         else writeFileAtomicSync(toPath(key), value);
       } else await writeFileAtomic(toPath(key), value);
     },

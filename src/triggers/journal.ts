@@ -1,4 +1,4 @@
-import { open, mkdir, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { adoptOrphans, createReaders, createSegment, heartbeat } from './journal-files.js';
