@@ -179,3 +179,4 @@ const p99 = percentile(late, 99);
 console.log(`schedules: ${count} registered (${Date.now() - t0} ms to set up, sync ${syncMs.toFixed(0)} ms), ${timers} timer armed, ${late.length} fired, lateness p50 ${percentile(late, 50)} ms p99 ${p99} ms max ${Math.max(...late)} ms`);
 report({ name: `${count} schedules on one timer: p99 lateness`, weir: `${p99} ms`, baseline: '-', ratio: p99 / 20, target: '< 20 ms, 1 timer', ok: p99 < 20 && timers === 1 && late.length === count });
 await memory.close();
+rmSync(home, { recursive: true, force: true });
