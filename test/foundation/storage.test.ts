@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStorage } from '../../src/storage/index.js';
-import { ROOT, tmpDir } from '../_utils.js';
+import { ROOT, cli, tmpDir, writeJson } from '../_utils.js';
 
 const lib = join(ROOT, 'dist/index.js').replace(/^/, 'file://');
 
@@ -60,6 +60,19 @@ test('two processes writing 200 records each at once lose none', async () => {
   const names = new Set((await weir.workflows.list()).map((w) => w.name));
   assert.is(names.size, 400);
   for (let i = 0; i < 200; i++) assert.ok(names.has(`a-${i}`) && names.has(`b-${i}`), `record ${i}`);
+});
+
+test('two CLI processes importing 200 keys each into one namespace at once lose none', async () => {
+  const home = tmpDir();
+  assert.is((await cli(['data', 'kv', 'init', 'shared'], { home })).code, 0);
+  const batch = (tag: string) => Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`${tag}-${i}`, JSON.stringify({ tag, i })]));
+  const files = ['a', 'b'].map((tag) => writeJson(home, `${tag}.json`, batch(tag)));
+  const runs = await Promise.all(files.map((f) => cli(['data', 'kv', 'import', 'shared', f], { home })));
+  assert.equal(runs.map((r) => r.code), [0, 0], runs.map((r) => r.stderr).join('\n'));
+  const keys = (await cli(['data', 'kv', 'keys', 'shared', '--json'], { home })).json();
+  assert.is(keys.length, 400);
+  const exported = (await cli(['data', 'kv', 'export', 'shared', '--json'], { home })).json();
+  assert.equal(exported, { ...batch('a'), ...batch('b') });
 });
 
 test('keys that try to leave the mount are refused', async () => {
