@@ -3,7 +3,6 @@
 // durable delivery, (c) webhook_trigger(false) -> set -> condition -> respond. Each server runs in its own
 // child process, one after another in the same run; host RSS is read after the load. Then 10,000 schedules
 // on one timer: how late each fires against its due time.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
 import { createRunner } from '../src/triggers/runner.js';
 import { createScheduler } from '../src/triggers/schedule.js';
-import { percentile, report } from './_stats.js';
+import { percentile, report, start, stop } from './_stats.js';
 
 interface Result {
   requests: { average: number };
@@ -40,20 +39,6 @@ http.createServer((req, res) => {
   });
 }).listen(0, '127.0.0.1', function () { console.log(JSON.stringify({ url: 'http://127.0.0.1:' + this.address().port })); });
 `;
-
-/** Starts a server child that prints `{"url": ...}` as its first line. */
-function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n')[0];
-      if (out.includes('\n')) resolve({ child, url: JSON.parse(line).url });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 /** CPU time (user + system, all threads) of a process so far, in ms. */
@@ -85,12 +70,6 @@ function fsyncMs(dir: string): number {
   closeSync(fd);
   rmSync(join(dir, 'fsync-probe'));
   return percentile(times, 50);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 const home = mkdtempSync(join(tmpdir(), 'weir-bench-host-'));

@@ -3,7 +3,6 @@
 // (b) `weir serve` /telephony/twilio/sms with TWILIO_AUTH_TOKEN set and 50 published telephony flows, to a
 //     number none of them listens on (signature, secrets, flow matching, answer);
 // (c) the same to a number whose flow runs (sms_received_trigger -> set): intake plus one execution each.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
 import { twilioSignature } from '../src/triggers/telephony/signatures.js';
-import { report } from './_stats.js';
+import { report, start, stop } from './_stats.js';
 
 interface Result {
   requests: { average: number };
@@ -46,24 +45,6 @@ http.createServer((req, res) => {
   });
 }).listen(0, '127.0.0.1', function () { console.log(JSON.stringify({ url: 'http://127.0.0.1:' + this.address().port })); });
 `;
-
-function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve({ child, url: JSON.parse(out.split('\n')[0]).url });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /** Signed Twilio form posts to one number (the same body each time, as autocannon repeats it). */
 async function load(url: string, to: string): Promise<Result> {
