@@ -1,6 +1,6 @@
 // Scale-out on Redis: executions per second of an I/O-bound flow (`delay` 50 ms) with 1, 2 and 3 worker
 // processes (`weir serve --role worker`) in the same run, and webhook intake requests/s on Redis storage
-// beside the embedded fs default (autocannon). Needs Redis on 127.0.0.1:6379 (scripts/services.mjs).
+// beside the embedded fs default (autocannon). Needs Redis on 127.0.0.1:6379 (test/scale/services.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
 import { createExecutionQueue } from '../src/queue/index.js';
 import { median, report } from './_stats.js';
-import { REDIS_URL, dropRedisPrefix } from '../test-scale/_scale.js';
+import { REDIS_URL, dropRedisPrefix } from '../test/scale/_scale.js';
 
 const cli = fileURLToPath(new URL(`../${process.env.WEIR_CLI ?? 'dist/cli.js'}`, import.meta.url));
 const prefix = `weirb_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;

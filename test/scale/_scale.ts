@@ -1,10 +1,10 @@
-// Shared helpers of the scale-out suite: real Redis and PostgreSQL (scripts/services.mjs makes sure they
+// Shared helpers of the scale-out suite: real Redis and PostgreSQL (test/scale/services.mjs makes sure they
 // run), one key prefix and one schema per test file, `weir serve` hosts as child processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { WeirConfig } from '../src/index.js';
-import { CLI, cli, tmpDir, writeJson } from '../test/_utils.js';
+import type { WeirConfig } from '../../src/index.js';
+import { CLI, cli, tmpDir, writeJson } from '../_utils.js';
 
 export const REDIS_URL = process.env.WEIR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 export const PG_URL = process.env.WEIR_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -3,8 +3,8 @@
 // checks run inside that window.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createWeir, type Weir } from '../src/index.js';
-import { flow, writeJson } from '../test/_utils.js';
+import { createWeir, type Weir } from '../../src/index.js';
+import { flow, writeJson } from '../_utils.js';
 import { clusterConfig, clusterHome, dropRedisPrefix, dropSchema, MASTER_KEY, PG_URL, publishFlow, startHost, uniqueName, until, weirCli, type RunningHost } from './_scale.js';
 
 const prefix = uniqueName('cluster');

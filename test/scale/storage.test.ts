@@ -3,8 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Readable } from 'node:stream';
-import { createWeir, type Weir } from '../src/index.js';
-import { flow } from '../test/_utils.js';
+import { createWeir, type Weir } from '../../src/index.js';
+import { flow } from '../_utils.js';
 import { clusterConfig, clusterHome, dropRedisPrefix, MASTER_KEY, REDIS_URL, uniqueName, weirCli } from './_scale.js';
 
 const prefix = uniqueName('storage');
