@@ -9,6 +9,7 @@ import { callHooks, createHooks } from './hooks.js';
 import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, RunOptions, RunState } from './types.js';
 import { emitSafely, walk } from './walk.js';
 import { createClock } from '../util/clock.js';
+import { newExecutionId } from '../resources/executions/ids.js';
 
 export interface ExecutorOptions {
   nodes: NodeRegistry;
@@ -26,7 +27,6 @@ export interface ExecutorOptions {
 export type Executor = ReturnType<typeof createExecutor>;
 
 const GRAPH_CACHE_SIZE = 500;
-const newExecutionId = () => `ex_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
 /**
  * The flow executor: validates and indexes a config once (cached by config object, or by workflow id and
@@ -70,9 +70,19 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       startedAt: now(),
       finishedAt: null,
     };
-    const controller = new AbortController();
-    const state: RunState = { record, options, env: baseEnv, mask: (v) => v, signal: controller.signal };
-    const stop = (reason: WeirError) => controller.abort(reason);
+    // Made on first use: most runs have no node that listens for cancellation, and a signal is costly.
+    let controller: AbortController | undefined;
+    const control = () => (controller ??= new AbortController());
+    const state: RunState = {
+      record,
+      options,
+      env: baseEnv,
+      mask: (v) => v,
+      get signal() {
+        return control().signal;
+      },
+    };
+    const stop = (reason: WeirError) => control().abort(reason);
     const onCancel = () => {
       state.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
       stop(new WeirError('CANCELLED', 'execution cancelled'));

@@ -21,69 +21,49 @@ export const RUNNING_RECORD_AFTER_MS = 150;
  * Persistence: the final record at the end, masked; nothing is written per node. A run still going after
  * {@link RUNNING_RECORD_AFTER_MS} also gets a `running` record (so a crash leaves a trace and other
  * processes see it); in this process `executions.get`/`list` see a running run at once. Nothing is awaited
- * before the first node runs. A replayed delivery's run (an `executionId` given and not `freshId`)
- * overwrites its earlier record instead of adding one.
+ * before the first node runs. Records go out in batches (`executions.save`); a run of an id stored before
+ * (a replayed delivery) supersedes its earlier record.
  * @example
  * const persist = persistenceHooks(weir.executions)
  * hooks['execution:start'].push(persist.start)
  * hooks['execution:end'].push(persist.end)
  */
 export function persistenceHooks(executions: Executions, runningAfterMs = RUNNING_RECORD_AFTER_MS) {
-  interface Pending {
-    key: string;
-    /** Whether the key existed before this run (its id index is written). */
-    indexed: boolean;
-    /** The key lookup of a reused id, while it is pending. */
-    lookup: Promise<void> | null;
-    timer: ReturnType<typeof setTimeout> | null;
-    /** The 'running' record write, once started. */
-    early: Promise<void> | null;
-  }
-  const pending = new WeakMap<RunState, Pending>();
+  // Runs in start order; one sweeper writes the 'running' record of those past the threshold (a timer per
+  // run would cost more than the rest of a short run's bookkeeping).
+  const running = new Map<RunState, { view: () => ExecutionRecord; since: number; saved: boolean }>();
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+  const sweep = () => {
+    const due = performance.now() - runningAfterMs;
+    for (const [run, p] of running) {
+      if (p.since > due) break;
+      if (p.saved) continue;
+      p.saved = true;
+      if (run.record.status === 'running') executions.save(run.mask(run.record)).catch(() => {});
+    }
+    if (!running.size && sweeper) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
+  };
   return {
     start(run: RunState) {
-      const p: Pending = { key: executions.keyFor(run.record), indexed: false, lookup: null, timer: null, early: null };
-      pending.set(run, p);
-      const id = run.record.id;
       // What a read of a running run gets: a copy, as if read back from storage.
       const view = () => JSON.parse(JSON.stringify(run.mask(run.record))) as ExecutionRecord;
-      if (run.options.executionId && !run.options.freshId) {
-        p.lookup = executions.keyOf(id).then(
-          (known) => {
-            if (known) Object.assign(p, { key: known, indexed: true });
-            p.lookup = null;
-            executions.track(id, p.key, view);
-          },
-          () => {
-            p.lookup = null;
-          },
-        );
-      } else executions.track(id, p.key, view);
-      p.timer = setTimeout(() => {
-        p.timer = null;
-        p.early = (async () => {
-          if (p.lookup) await p.lookup;
-          if (run.record.status !== 'running') return;
-          await executions.save(p.key, run.mask(run.record), p.indexed);
-          p.indexed = true;
-        })().catch(() => {});
-      }, runningAfterMs);
-      p.timer.unref?.();
+      executions.track(run.record.id, run.record.workflowId, view);
+      running.set(run, { view, since: performance.now(), saved: false });
+      if (!sweeper) {
+        sweeper = setInterval(sweep, Math.max(1, runningAfterMs / 3));
+        sweeper.unref?.();
+      }
     },
     async end(run: RunState) {
-      const p = pending.get(run);
-      if (!p) {
-        await executions.save(executions.keyFor(run.record), run.mask(run.record));
-      } else {
-        if (p.timer) clearTimeout(p.timer);
-        if (p.lookup) await p.lookup;
-        // The final record must land after the 'running' one.
-        if (p.early) await p.early;
-        try {
-          await executions.save(p.key, run.mask(run.record), p.indexed);
-        } finally {
-          executions.untrack(run.record.id);
-        }
+      const p = running.get(run);
+      running.delete(run);
+      try {
+        await executions.save(run.mask(run.record));
+      } finally {
+        if (p) executions.untrack(run.record.id, p.view);
       }
       await executions.pruneIfDue(run.record.workflowId);
     },

@@ -52,8 +52,6 @@ export interface RunOptions {
   trigger: TriggerKind;
   /** Reuse an id chosen beforehand (a durable delivery replayed after a restart keeps its id). */
   executionId?: string;
-  /** The given `executionId` is new (no earlier record to replace): persistence skips looking it up. */
-  freshId?: boolean;
   /** Aborting cancels the execution: running nodes see their signal abort, no new node starts. */
   signal?: AbortSignal;
   /** Called once, when the first Respond node runs. */

@@ -135,7 +135,9 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
         node: node.info,
         env: run.env,
         log: (message, data) => deps.log(id, message, data),
-        signal: run.signal,
+        get signal() {
+          return run.signal;
+        },
         services: deps.services,
         execution: deps.facade,
       };

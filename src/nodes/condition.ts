@@ -20,6 +20,9 @@ function ruleProblems(rule: unknown, path: string, problems: Problem[]): void {
   }
 }
 
+// json-logic-js is loaded on first use (startup stays lean); once loaded, a condition runs synchronously.
+let jsonLogic: typeof import('json-logic-js') | undefined;
+
 /**
  * CONTRACT 9: `{"rules": <json-logic>}` over `{input, node, env}` (`input` = the trigger input, `node` = the
  * output records so far). Edges leave it by the handle `"true"` or `"false"`; data = `{result}`.
@@ -33,9 +36,12 @@ export const conditionNode = defineNode<{ rules: unknown }>({
     ruleProblems(config.rules, 'rules', problems);
     return problems;
   },
-  async run(ctx) {
-    const { default: jsonLogic } = await import('json-logic-js');
-    const result = jsonLogic.truthy(jsonLogic.apply(ctx.config.rules as never, { input: ctx.execution.input, node: ctx.execution.nodes, env: ctx.env }));
-    return { handle: result ? 'true' : 'false', data: { result } };
+  run(ctx) {
+    const decide = (logic: typeof import('json-logic-js')) => {
+      const result = logic.truthy(logic.apply(ctx.config.rules as never, { input: ctx.execution.input, node: ctx.execution.nodes, env: ctx.env }));
+      return { handle: result ? 'true' : 'false', data: { result } };
+    };
+    if (jsonLogic) return decide(jsonLogic);
+    return import('json-logic-js').then((m) => decide((jsonLogic = m.default)));
   },
 });

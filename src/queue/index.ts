@@ -1,8 +1,8 @@
 import type { Queue, Worker } from 'bullmq';
+import { newExecutionId, startTimeOf } from '../resources/executions/ids.js';
 import type { Redis } from 'ioredis';
 import type { Cluster } from '../cluster/index.js';
 import { WeirError } from '../errors.js';
-import { newId } from '../util/ids.js';
 import { createReplies } from './replies.js';
 import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 
@@ -70,7 +70,7 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
   let worker: Worker | undefined;
 
   const submit: ExecutionQueue['submit'] = async (request, { wait = true } = {}) => {
-    const executionId = request.executionId ?? newId('exec');
+    const executionId = request.executionId ?? newExecutionId();
     const waiting = wait ? await replies.expect(executionId, request.onRespond) : null;
     const job: RunJob = { executionId, workflow: request.workflow, input: request.input, trigger: request.trigger, ...(waiting ? { replyTo: replies.channel } : {}) };
     try {
@@ -102,7 +102,10 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
           const data = job.data;
           const reply = (r: Parameters<typeof replies.send>[1]) => replies.send(data.replyTo, r).catch(work.onError);
           // Idempotent by execution id: a job retried after its worker died mid-ack is answered from the record.
-          const done = await work.finished(data.executionId);
+          // A first attempt of a freshly made id has no record to find; ids made elsewhere (an idempotency
+          // key's) may name an execution whose job is long gone, so those are always looked up.
+          const fresh = job.attemptsStarted <= 1 && !job.stalledCounter && startTimeOf(data.executionId) !== null;
+          const done = fresh ? null : await work.finished(data.executionId);
           if (done && FINISHED.has(done.status)) {
             await reply({ id: data.executionId, kind: 'end', record: done });
             return { status: done.status };

@@ -1,13 +1,10 @@
 import type { ErrorInfo, ExecutionRecord, RespondAnswer } from '../flow/types.js';
 import { errorResponse } from '../host/error-response.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
-import { createIdSource } from '../util/ids.js';
+import { newExecutionId } from '../resources/executions/ids.js';
 import type { Weir } from '../weir.js';
 import type { Answer } from './dedupe.js';
 import type { Runner } from './runner.js';
-
-/** Execution ids of waited-for runs, from a pooled random source (no syscall per id). */
-const nextExecutionId = createIdSource('exec');
 
 /** The part of an execution record the triggers read. */
 export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
@@ -21,8 +18,6 @@ export interface StartOptions {
   input: unknown;
   trigger: 'webhook' | 'schedule' | 'interface' | 'sms' | 'call';
   executionId?: string;
-  /** The `executionId` is new: no earlier record of it to replace. */
-  freshId?: boolean;
   onRespond?(r: RespondEvent): void;
 }
 
@@ -32,7 +27,6 @@ const runRequest = (o: StartOptions) => ({
   input: o.input,
   trigger: o.trigger,
   executionId: o.executionId,
-  freshId: o.freshId,
   onRespond: o.onRespond,
 });
 
@@ -78,7 +72,7 @@ export interface WaitOptions {
  * const answer = await waitForAnswer(weir, runner, { workflow, input, trigger: 'webhook', timeoutMs: 30000 })
  */
 export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promise<Answer> {
-  const executionId = nextExecutionId();
+  const executionId = newExecutionId();
   const headers = { 'x-execution-id': executionId };
   const wrap = o.wrap ?? ((r: unknown) => r ?? null);
   return new Promise<Answer>((resolve) => {
@@ -95,7 +89,7 @@ export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promi
     );
     const onRespond = (r: RespondEvent) => answer({ status: r.status ?? 200, headers: r.headers, body: wrap(r.body) });
     runner
-      .run(() => startExecution(weir, { workflow: o.workflow, input: o.input, trigger: o.trigger, executionId, freshId: true, onRespond }))
+      .run(() => startExecution(weir, { workflow: o.workflow, input: o.input, trigger: o.trigger, executionId, onRespond }))
       .then(
         (record) => answer(executionAnswer(record, wrap)),
         (err) => answer(errorResponse(err) as Answer),

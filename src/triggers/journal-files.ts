@@ -1,4 +1,5 @@
 import { open, readdir, readFile, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { join } from 'node:path';
 import type { JournalRecord, Position } from './journal.js';
 
@@ -75,8 +76,9 @@ export function parseSegment(segment: string, data: Buffer): Array<{ record: Jou
 
 /** Creates a segment file whose name is durable (the directory is flushed too), opened for positional writes. */
 export async function createSegment(dir: string, name: string): Promise<{ name: string; handle: FileHandle }> {
-  // Not O_APPEND: batches write at offsets reserved in order, several at once.
-  const handle = await open(join(dir, name), 'w');
+  // Not O_APPEND: batches write at offsets reserved in order, several at once. O_DSYNC: a write returns once
+  // its bytes are on disk, so a batch costs one call instead of a write and an fdatasync.
+  const handle = await open(join(dir, name), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DSYNC);
   const d = await open(dir, 'r');
   await d.sync().finally(() => d.close());
   return { name, handle };

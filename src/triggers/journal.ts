@@ -31,7 +31,7 @@ export interface JournalOptions {
 export interface Journal {
   /** Adopts the segments of dead owners; returns their records with positions (fold them by id). */
   open(): Promise<Array<{ record: JournalRecord; pos: Position }>>;
-  /** Appends a record; resolves once the batch holding it is on disk (one fdatasync per batch). `pin` keeps its segment. */
+  /** Appends a record; resolves once the batch holding it is on disk (one synchronous write per batch). `pin` keeps its segment. */
   append(record: JournalRecord, options?: { pin?: boolean }): Promise<Position>;
   /** Appends a record with the next batch without waiting for it (done marks: a lost one is harmless). */
   note(record: JournalRecord): void;
@@ -58,7 +58,7 @@ const MAX_INFLIGHT = 4;
 
 /**
  * An append-only journal with group commit. Records queue in memory; one writer turns each queue into one
- * `write` and one `fdatasync`, then releases every waiter of that batch, so a thousand concurrent appends
+ * synchronous-data `write`, then releases every waiter of that batch, so a thousand concurrent appends
  * cost a handful of disk flushes. Compaction works by segments: each new segment starts with the live
  * records (remembered answers), and a closed segment is deleted once nothing pins it (every delivery in it
  * finished). Segments are named `<pid>-<boot>.<seq>.log`; a starting host (and a periodic scan) adopts the
@@ -132,8 +132,7 @@ export function createJournal(options: JournalOptions): Journal {
     const at = size;
     size += data.length;
     if (!next && size > maxSegmentBytes * 0.75) next = prepareNext();
-    await fh!.write(data, 0, data.length, at);
-    await fh!.datasync();
+    await fh!.write(data, 0, data.length, at); // durable on return: segments are opened O_DSYNC
     return positions;
   }
 
@@ -178,7 +177,7 @@ export function createJournal(options: JournalOptions): Journal {
 
   /**
    * Starts batches: everything queued becomes one batch, up to MAX_INFLIGHT batches write and flush at once
-   * (a slow fdatasync does not hold back the requests that arrive meanwhile). A rotation waits until no
+   * (a slow disk write does not hold back the requests that arrive meanwhile). A rotation waits until no
    * batch is in flight. setImmediate lets the requests already read in this loop turn join the batch.
    */
   function pump(): void {

@@ -3,7 +3,8 @@ import { WeirError } from '../errors.js';
 import { parseBody } from '../host/body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
-import { createIdSource, sha256 } from '../util/ids.js';
+import { sha256 } from '../util/ids.js';
+import { newExecutionId } from '../resources/executions/ids.js';
 import type { Weir } from '../weir.js';
 import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
 import { createDeliveries, type Delivery } from './durable.js';
@@ -59,7 +60,6 @@ export function createWebhooks(options: WebhooksOptions) {
   const backlog = createBacklog<Delivery>({ start: run, queue: createDeliveryQueue() });
   let started: Promise<number> | null = null;
   let ready = false;
-  const nextId = createIdSource('exec');
 
   /** Runs a delivery under its execution id (a replayed one only if its execution never ended), then lets the journal forget it. */
   async function run(queued: Delivery): Promise<void> {
@@ -70,7 +70,7 @@ export function createWebhooks(options: WebhooksOptions) {
       if (record && ['success', 'error', 'cancelled'].includes(record.status)) return;
       const pub = await index.published(d.workflowId);
       if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
-      await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, freshId: !d.replayed });
+      await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id });
     } catch (error) {
       weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {
@@ -125,7 +125,7 @@ export function createWebhooks(options: WebhooksOptions) {
         if (!deliveries.durable) await backlog.room(MEMORY_BACKLOG);
         // With an execution queue the job stored in Redis is the durable record and any worker runs it; an
         // idempotency key names the execution, so a duplicate reaching another host is not run twice either.
-        const id = weir.queue && key ? `exec_${sha256(key).slice(0, 24)}` : nextId();
+        const id = weir.queue && key ? `exec_${sha256(key).slice(0, 24)}` : newExecutionId();
         const delivery: Delivery = { id, workflowId: hit.id, input, at: Date.now() };
         if (weir.queue) await enqueueExecution(weir, { workflow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {

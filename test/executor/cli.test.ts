@@ -26,7 +26,7 @@ test('workflows run prints the result; --json gives {executionId, status, result
   const out = json.json();
   assert.equal(Object.keys(out).sort(), ['executionId', 'result', 'status']);
   assert.is(out.status, 'success');
-  assert.match(out.executionId, /^ex_/);
+  assert.match(out.executionId, /^exec_/);
   assert.is(out.result.shout, 'HELLO BO');
 
   const file = writeJson(home, 'input.json', { name: 'cy' });
@@ -51,13 +51,13 @@ test('a failing flow exits 1; with --json stdout still holds {executionId, statu
   assert.is(json.code, 1);
   const out = json.json();
   assert.is(out.status, 'error');
-  assert.match(out.executionId, /^ex_/);
+  assert.match(out.executionId, /^exec_/);
   assert.equal(out.error, { code: 'EXECUTION_FAILED', message: 'code: no luck for you (line 1)', node: 'code-1' });
   const text = await cli(['f', 'run', id, '--input', '{"who":"me"}'], { home });
   assert.is(text.code, 1);
   assert.is(text.stdout, '');
-  assert.match(text.stderr, /^error: execution ex_\w+ failed at code-1: code: no luck for me/);
-  assert.match(text.stderr, 'weir workflows execution ex_');
+  assert.match(text.stderr, /^error: execution exec_\w+ failed at code-1: code: no luck for me/);
+  assert.match(text.stderr, 'weir workflows execution exec_');
 });
 
 test('--published runs the published copy, and refuses a never-published flow', async () => {

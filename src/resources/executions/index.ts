@@ -2,6 +2,10 @@ import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
+import { newId } from '../../util/ids.js';
+import { startTimeOf } from './ids.js';
+
+export { newExecutionId, startTimeOf } from './ids.js';
 
 export interface ExecutionsOptions {
   storage: Storages;
@@ -11,24 +15,53 @@ export interface ExecutionsOptions {
 /** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
 export const RETENTION_DEFAULTS = { retentionDays: 30, maxPerWorkflow: 1000 };
 const PRUNE_EVERY_MS = 60_000;
-/** Records removed concurrently by a prune. */
-const PRUNE_SLICE = 256;
+/** Batches removed, or read, at once. */
+const SLICE = 64;
+/**
+ * A lookup by a time-stamped id reads the batches written since the run started, less this much: the id may
+ * come from another host (a queued execution) whose clock runs a little ahead of the one that ran it.
+ */
+const CLOCK_SLACK_MS = 60_000;
+const FINISHED = new Set(['success', 'error', 'cancelled']);
 // Keys sort newest first: the time in microseconds counted down from a far future (year 2255), fixed width
-// in base 36. Microseconds keep runs started within the same millisecond in order.
+// in base 36.
 const FAR_FUTURE_US = 9e15;
-const revTime = () => (FAR_FUTURE_US - Math.round((performance.timeOrigin + performance.now()) * 1000)).toString(36).padStart(11, '0');
-/** Milliseconds since the epoch of a key's time part. */
-const timeOfRev = (rev: string) => (FAR_FUTURE_US - parseInt(rev, 36)) / 1000;
 const enc = encodeURIComponent;
-/** The last key segment `<rev>_<id>` of a record key. */
-const tail = (key: string) => key.slice(key.lastIndexOf(':') + 1);
+/** `<reverse time>_<record count>_<batch id>`; a trailing `_i` marks a batch with ids in the `ids:` index. */
+const BATCH_TAIL = /^([0-9a-z]{11})_(\d+)_[0-9a-z]+(_i)?$/;
+
+/** A stored batch, from its key. */
+interface Batch {
+  key: string;
+  /** The key's last segment, which sorts batches newest first. */
+  tail: string;
+  /** When it was written (ms since the epoch). */
+  at: number;
+  count: number;
+  indexed: boolean;
+}
+
+const parseBatch = (key: string): Batch | null => {
+  const tail = key.slice(key.lastIndexOf(':') + 1);
+  const m = BATCH_TAIL.exec(tail);
+  return m ? { key, tail, at: (FAR_FUTURE_US - parseInt(m[1], 36)) / 1000, count: Number(m[2]), indexed: m[3] === '_i' } : null;
+};
+const recordsOf = (value: unknown): ExecutionRecord[] => {
+  const records = (value as { records?: unknown } | null)?.records;
+  return Array.isArray(records) ? records : [];
+};
+const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 
 export type Executions = ReturnType<typeof createExecutions>;
 
 /**
- * Execution records in `cloud:executions`. A record lives at `runs:<workflowId>:<reverse time>_<id>`, so one
- * workflow's executions list newest first from a single key listing; `ids:<id>` points at it for lookups
- * by id. Old records are pruned now and then (retention days and a count per workflow).
+ * Execution records in `cloud:executions`, written in batches: the records saved while a write is under way
+ * go out together as one item `runs:<workflowId>:<reverse time>_<count>_<batch>` (group commit), so a busy
+ * host writes one item per batch instead of one per execution. A later save of the same id (a run's final
+ * record after its 'running' one, a replayed delivery) supersedes the earlier one: readers keep the newest.
+ * A lookup by id reads the batches written since the time in the id ({@link startTimeOf}); ids chosen by
+ * callers get an `ids:<id>` entry instead. Old batches are pruned now and then (retention days and a count
+ * per workflow).
  * @example
  * const latest = await weir.executions.list({ workflowId: 'wf_abc', limit: 5 })
  * const one = await weir.executions.get(latest[0].id)
@@ -38,94 +71,174 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
   const lastPruned = new Map<string, number>();
-  // Runs in progress in this process, by id: their key and a view of the record (masked). Reads here see
-  // them before (or without) a 'running' record on disk.
-  const live = new Map<string, { key: string; view: () => ExecutionRecord }>();
-  const liveByKey = new Map<string, () => ExecutionRecord>();
+  // Runs in progress in this process (and finished ones until their batch is written): reads see them first.
+  const live = new Map<string, { workflowId: string; view: () => ExecutionRecord }>();
+  const writer = newId('w', 8).slice(2);
+  let sequence = 0;
+  let lastUs = 0;
+  let pending = new Map<string, { json: string[]; indexedIds: string[] }>();
+  let waiters: Array<[() => void, (err: unknown) => void]> = [];
+  let scheduled = false;
+  let writing = false;
 
-  const readAll = async (keys: string[]) =>
-    (await store.getItems(keys)).map((r) => r.value as unknown as ExecutionRecord).filter((r) => r && typeof r === 'object');
+  /** The reverse time of a new batch, strictly after the previous one so two batches never tie. */
+  const nextRev = () => {
+    lastUs = Math.max(lastUs + 1, Math.round((performance.timeOrigin + performance.now()) * 1000));
+    return (FAR_FUTURE_US - lastUs).toString(36).padStart(11, '0');
+  };
+
+  async function writeBatches(batches: typeof pending): Promise<void> {
+    await Promise.all(
+      [...batches].map(async ([workflowId, b]) => {
+        const key = `runs:${enc(workflowId)}:${nextRev()}_${b.json.length}_${writer}${(++sequence).toString(36)}${b.indexedIds.length ? '_i' : ''}`;
+        await store.setItem(key, `{"records":[${b.json.reverse().join(',')}]}`);
+        await Promise.all(b.indexedIds.map((id) => store.setItem(`ids:${enc(id)}`, { key })));
+      }),
+    );
+  }
+
+  function flush(): void {
+    scheduled = false;
+    const batches = pending;
+    const told = waiters;
+    pending = new Map();
+    waiters = [];
+    writing = true;
+    writeBatches(batches).then(
+      () => told.forEach(([resolve]) => resolve()),
+      (err) => told.forEach(([, reject]) => reject(err)),
+    ).finally(() => {
+      writing = false;
+      if (pending.size) schedule();
+    });
+  }
+
+  function schedule(): void {
+    if (scheduled || writing) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
+  /** Stored batches under a key prefix, newest first. */
+  async function batchesUnder(prefix: string): Promise<Batch[]> {
+    const batches = (await store.getKeys(prefix)).map(parseBatch).filter((b): b is Batch => b !== null);
+    return batches.sort((a, b) => (a.tail < b.tail ? -1 : a.tail > b.tail ? 1 : 0));
+  }
+
+  /** Reads batches in the order given and shows each record to `visit` until it returns true. */
+  async function scan(batches: Batch[], visit: (record: ExecutionRecord) => boolean): Promise<void> {
+    for (let i = 0; i < batches.length; i += SLICE) {
+      const items = await store.getItems(batches.slice(i, i + SLICE).map((b) => b.key));
+      for (const item of items) for (const record of recordsOf(item.value)) if (visit(record)) return;
+    }
+  }
+
+  /** The newest stored version of an execution, or null. */
+  async function find(id: string): Promise<ExecutionRecord | null> {
+    const started = startTimeOf(id);
+    if (started === null) {
+      const ref = await store.getItem<{ key: string }>(`ids:${enc(id)}`);
+      const batch = ref?.key ? await store.getItem(ref.key) : null;
+      return recordsOf(batch).find((r) => r.id === id) ?? null;
+    }
+    // Oldest first from its start: the first finished version is the last one written.
+    const since = (await batchesUnder('runs:')).filter((b) => b.at >= started - CLOCK_SLACK_MS).reverse();
+    let found: ExecutionRecord | null = null;
+    await scan(since, (record) => {
+      if (record.id !== id) return false;
+      found = record;
+      return FINISHED.has(record.status);
+    });
+    return found;
+  }
+
+  /** Removes the `ids:` entries that point at a batch about to go (not those a later run of the id moved on). */
+  async function forgetIndexedIds(batch: Batch): Promise<void> {
+    const ids = recordsOf(await store.getItem(batch.key)).map((r) => r.id).filter((id) => startTimeOf(id) === null);
+    await Promise.all(
+      ids.map(async (id) => {
+        if ((await store.getItem<{ key: string }>(`ids:${enc(id)}`))?.key === batch.key) await store.removeItem(`ids:${enc(id)}`);
+      }),
+    );
+  }
 
   const api = {
-    /** The storage key a record starting now gets. */
-    keyFor: (record: Pick<ExecutionRecord, 'workflowId' | 'id'>) => `runs:${enc(record.workflowId)}:${revTime()}_${enc(record.id)}`,
-
-    /** The key of a stored execution, or null. */
-    async keyOf(id: string): Promise<string | null> {
-      const running = live.get(id);
-      if (running) return running.key;
-      return (await store.getItem<{ key: string }>(`ids:${enc(id)}`))?.key ?? null;
-    },
-
-    /** Writes a record at `key` (from {@link keyFor}); `indexed` skips the id index once it exists. */
-    async save(key: string, record: ExecutionRecord, indexed = false): Promise<void> {
-      // The id index entry is written once per id (a replay finds it and passes `indexed`), so it needs no
-      // atomic replace; a short one left by a crash mid-write reads as missing.
-      await Promise.all([store.setItem(key, record as never), indexed ? null : store.setItem(`ids:${enc(record.id)}`, { key }, { atomic: false })]);
+    /**
+     * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a
+     * batch is being written wait for the next one.
+     */
+    save(record: ExecutionRecord): Promise<void> {
+      let batch = pending.get(record.workflowId);
+      if (!batch) pending.set(record.workflowId, (batch = { json: [], indexedIds: [] }));
+      batch.json.push(JSON.stringify(record));
+      if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
+      const written = new Promise<void>((resolve, reject) => waiters.push([resolve, reject]));
+      schedule();
+      return written;
     },
 
     /** Marks a run in progress here: `get` and `list` show `view()` until {@link untrack}. */
-    track(id: string, key: string, view: () => ExecutionRecord): void {
-      live.set(id, { key, view });
-      liveByKey.set(key, view);
+    track(id: string, workflowId: string, view: () => ExecutionRecord): void {
+      live.set(id, { workflowId, view });
     },
 
     /** Forgets a run {@link track}ed (once its final record is stored). */
-    untrack(id: string): void {
-      const running = live.get(id);
-      if (!running) return;
-      live.delete(id);
-      if (liveByKey.get(running.key) === running.view) liveByKey.delete(running.key);
+    untrack(id: string, view: () => ExecutionRecord): void {
+      if (live.get(id)?.view === view) live.delete(id);
     },
 
     /** One execution with each node's output record. */
     async get(id: string): Promise<ExecutionRecord> {
       const running = live.get(id);
       if (running) return running.view();
-      const key = await api.keyOf(id);
-      const record = key ? await store.getItem<ExecutionRecord>(key) : null;
+      const record = await find(id);
       if (!record) {
         throw new WeirError('NOT_FOUND', `execution "${id}" not found`, { hints: ['run `weir workflows executions <workflow-id>` to list them'] });
       }
       return record;
     },
 
-    /** Executions newest first, of one workflow or of all. */
+    /** Executions newest first (by start), of one workflow or of all. */
     async list({ workflowId, limit = 20 }: { workflowId?: string; limit?: number } = {}): Promise<ExecutionRecord[]> {
-      const prefix = workflowId ? `runs:${enc(workflowId)}` : 'runs';
-      const keys = await store.getKeys(prefix);
-      if (liveByKey.size) {
-        const stored = new Set(keys);
-        for (const key of liveByKey.keys()) if (key.startsWith(`${prefix}:`) && !stored.has(key)) keys.push(key);
+      const out: ExecutionRecord[] = [];
+      const seen = new Set<string>();
+      for (const [id, run] of live) {
+        if (workflowId && run.workflowId !== workflowId) continue;
+        seen.add(id);
+        out.push(run.view());
       }
-      keys.sort((a, b) => (tail(a) < tail(b) ? -1 : tail(a) > tail(b) ? 1 : 0));
-      const page = keys.slice(0, Math.max(0, limit));
-      if (!liveByKey.size) return readAll(page);
-      const views = page.map((k) => liveByKey.get(k));
-      const stored = await store.getItems(page.filter((_, i) => !views[i]));
-      let next = 0;
-      return page
-        .map((_, i) => (views[i] ? views[i]!() : (stored[next++]?.value as unknown as ExecutionRecord)))
-        .filter((r) => r && typeof r === 'object');
+      if (out.length < limit) {
+        await scan(await batchesUnder(workflowId ? `runs:${enc(workflowId)}:` : 'runs:'), (record) => {
+          if (!seen.has(record.id)) {
+            seen.add(record.id);
+            out.push(record);
+          }
+          return out.length >= limit;
+        });
+      }
+      return out.sort(newestStartFirst).slice(0, Math.max(0, limit));
     },
 
-    /** Removes a workflow's records beyond the retention limits; returns how many went. */
+    /**
+     * Removes a workflow's batches beyond the retention limits (whole batches: the newest `maxPerWorkflow`
+     * records are kept with the rest of the batch that holds the last of them); returns how many records went.
+     */
     async prune(workflowId: string, now = Date.now()): Promise<number> {
       lastPruned.set(workflowId, now);
-      const keys = (await store.getKeys(`runs:${enc(workflowId)}`)).sort();
       const oldest = now - retentionDays * 86_400_000;
-      const doomed = keys.filter((k, i) => i >= maxPerWorkflow || timeOfRev(tail(k).split('_')[0]) < oldest);
-      // In slices: a busy workflow can have a minute's worth of runs (100,000+) to remove at once, and one
-      // promise per file for all of them would flood memory and the thread pool.
-      for (let i = 0; i < doomed.length; i += PRUNE_SLICE) {
-        await Promise.all(
-          doomed.slice(i, i + PRUNE_SLICE).map(async (k) => {
-            const id = tail(k).slice(tail(k).indexOf('_') + 1);
-            await Promise.all([store.removeItem(k), store.removeItem(`ids:${id}`)]);
-          }),
-        );
+      let kept = 0;
+      const doomed: Batch[] = [];
+      for (const batch of await batchesUnder(`runs:${enc(workflowId)}:`)) {
+        if (kept >= maxPerWorkflow || batch.at < oldest) doomed.push(batch);
+        else kept += batch.count;
       }
-      return doomed.length;
+      // In slices: a busy workflow can have a minute's worth of batches to remove at once.
+      for (let i = 0; i < doomed.length; i += SLICE) {
+        const slice = doomed.slice(i, i + SLICE);
+        await Promise.all(slice.filter((b) => b.indexed).map(forgetIndexedIds));
+        await Promise.all(slice.map((b) => store.removeItem(b.key)));
+      }
+      return doomed.reduce((n, b) => n + b.count, 0);
     },
 
     /** Prunes a workflow at most once a minute per instance: called after each execution. */

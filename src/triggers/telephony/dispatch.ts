@@ -1,5 +1,5 @@
 import type { PublishedWorkflow } from '../../resources/workflows/index.js';
-import { newId } from '../../util/ids.js';
+import { newExecutionId } from '../../resources/executions/ids.js';
 import type { Weir } from '../../weir.js';
 import { startExecution } from '../execute.js';
 
@@ -23,7 +23,7 @@ export async function startFlows(weir: Weir, flows: PublishedWorkflow[], input: 
   const runner = weir.intake.runner;
   await runner.ready();
   return flows.map((workflow) => {
-    const executionId = newId('exec');
+    const executionId = newExecutionId();
     runner
       .run(() => startExecution(weir, { workflow, input, trigger, executionId }))
       .catch((error: unknown) => weir.bus.emit('telephony:error', { executionId, workflowId: workflow.id, trigger, error }));
