@@ -55,19 +55,35 @@ export function createWebhooks(options: WebhooksOptions) {
   const index = options.index ?? createFlowIndex({ weir });
   const deliveries = createDeliveries({
     dir: weir.home ? join(weir.home, 'journal') : undefined,
-    onOrphans: (list) => list.forEach((d) => backlog.push(d)),
+    onOrphans: (list) => replay(list),
   });
   const backlog = createBacklog<Delivery>({ start: run, queue: createDeliveryQueue() });
   let started: Promise<number> | null = null;
   let ready = false;
+
+  // Replayed deliveries whose execution ended before the crash (only its done mark was lost): found with one
+  // pass over the execution records per replayed group, not one lookup each.
+  let ended: Promise<Set<string>> = Promise.resolve(new Set());
+
+  /** Queues deliveries found unfinished in the journal (at start, or adopted from a host that died). */
+  function replay(list: Delivery[]): void {
+    if (!list.length) return;
+    const ids = new Set(list.map((d) => d.id));
+    const since = list.reduce((min, d) => Math.min(min, d.at), Infinity);
+    const found = weir.executions.endedAmong(ids, since).catch(() => new Set<string>());
+    ended = Promise.all([ended, found]).then(([all, more]) => {
+      more.forEach((id) => all.add(id));
+      return all;
+    });
+    list.forEach((d) => backlog.push(d));
+  }
 
   /** Runs a delivery under its execution id (a replayed one only if its execution never ended), then lets the journal forget it. */
   async function run(queued: Delivery): Promise<void> {
     let d = queued;
     try {
       d = await deliveries.load(queued);
-      const record = d.replayed ? await weir.executions.get(d.id).catch(() => null) : null;
-      if (record && ['success', 'error', 'cancelled'].includes(record.status)) return;
+      if (d.replayed && (await ended).has(d.id)) return;
       const pub = await index.published(d.workflowId);
       if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
       await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id });
@@ -82,7 +98,7 @@ export function createWebhooks(options: WebhooksOptions) {
     /** Opens the journal and replays what a previous host left unfinished; returns how many. */
     start(): Promise<number> {
       started ??= deliveries.open().then((list) => {
-        list.forEach((d) => backlog.push(d));
+        replay(list);
         ready = true;
         return list.length;
       });

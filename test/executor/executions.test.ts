@@ -46,6 +46,25 @@ test('every run is recorded; listing is newest first per workflow; get returns n
   await weir.close();
 });
 
+test('runs that end together share one stored batch; each is found by id from a new instance', async () => {
+  const home = tmpDir();
+  const weir = await createWeir({ home, env: {} });
+  const { id } = await weir.workflows.create('batched');
+  await weir.workflows.save(id, chain([{ id: 'set-1', type: 'set', config: { values: { n: '{{ $input.n }}' } } }]));
+  const runs = await Promise.all(Array.from({ length: 200 }, (_, n) => weir.run(id, { n })));
+  const given = await weir.run(id, { n: 'given' }, { executionId: 'order-4711' });
+  await weir.close();
+  const batches = readdirSync(join(home, 'cloud', 'executions', 'runs', id));
+  assert.ok(batches.length < 20, `200 runs ended together in ${batches.length} batches`);
+  const again = await createWeir({ home, env: {} });
+  assert.equal((await again.executions.get(runs[137].id)).nodes['set-1'].data, { n: 137 });
+  assert.is((await again.executions.get('order-4711')).id, given.id);
+  assert.is((await again.executions.list({ workflowId: id, limit: 500 })).length, 201);
+  const ended = await again.executions.endedAmong(new Set([runs[0].id, runs[199].id, 'exec_never']), Date.now() - 60_000);
+  assert.equal([...ended].sort(), [runs[0].id, runs[199].id].sort());
+  await again.close();
+});
+
 test('a running record is stored before the first node runs, and replaced at the end', async () => {
   const weir = await memoryWeir();
   const seen: string[] = [];

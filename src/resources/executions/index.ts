@@ -198,6 +198,21 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
       return record;
     },
 
+    /**
+     * Which of `ids` have a finished record written at or after `since` (ms): one pass over those batches,
+     * for a host that replays many deliveries at once and must skip the ones that ran before a crash.
+     */
+    async endedAmong(ids: ReadonlySet<string>, since: number): Promise<Set<string>> {
+      const ended = new Set<string>();
+      if (!ids.size) return ended;
+      const batches = (await batchesUnder('runs:')).filter((b) => b.at >= since - CLOCK_SLACK_MS);
+      await scan(batches, (record) => {
+        if (ids.has(record.id) && FINISHED.has(record.status)) ended.add(record.id);
+        return false;
+      });
+      return ended;
+    },
+
     /** Executions newest first (by start), of one workflow or of all. */
     async list({ workflowId, limit = 20 }: { workflowId?: string; limit?: number } = {}): Promise<ExecutionRecord[]> {
       const out: ExecutionRecord[] = [];
