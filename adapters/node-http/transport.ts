@@ -20,28 +20,48 @@ export function flatHeaders(req: IncomingMessage): Record<string, string> {
 
 /**
  * The transport-free request of a node:http request whose body has been read. `signal` is made on first
- * use only (most routes never ask): it aborts when the client goes away before the answer.
+ * use only (most routes never ask): it aborts when the client goes away before the answer. A class, so
+ * the getter lives on the prototype instead of being made per request.
  */
+class NodeHostRequest implements HostRequest {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  remoteAddress: string | undefined;
+  #abort: AbortController | undefined;
+  readonly #res: ServerResponse;
+
+  constructor(
+    url: string,
+    res: ServerResponse,
+    req: IncomingMessage,
+    public rawBody: Buffer,
+    public publicUrl: string | undefined,
+  ) {
+    const { path, query } = splitUrl(url);
+    this.method = req.method ?? 'GET';
+    this.path = path;
+    this.query = query;
+    this.headers = flatHeaders(req);
+    this.remoteAddress = req.socket.remoteAddress;
+    this.#res = res;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#abort) {
+      const controller = (this.#abort = new AbortController());
+      const res = this.#res;
+      if (res.destroyed && !res.writableFinished) controller.abort();
+      else res.once('close', () => res.writableFinished || controller.abort());
+    }
+    return this.#abort.signal;
+  }
+}
+
+/** The transport-free request of a node:http request whose body has been read. */
 export function toHostRequest(req: IncomingMessage, res: ServerResponse, rawBody: Buffer, publicUrl: string | undefined): HostRequest {
-  const { path, query } = splitUrl(req.url ?? '/');
-  let abort: AbortController | undefined;
-  return {
-    method: req.method ?? 'GET',
-    path,
-    query,
-    headers: flatHeaders(req),
-    rawBody,
-    remoteAddress: req.socket.remoteAddress,
-    publicUrl,
-    get signal() {
-      if (!abort) {
-        const controller = (abort = new AbortController());
-        if (res.destroyed && !res.writableFinished) controller.abort();
-        else res.once('close', () => res.writableFinished || controller.abort());
-      }
-      return abort.signal;
-    },
-  };
+  return new NodeHostRequest(req.url ?? '/', res, req, rawBody, publicUrl);
 }
 
 const VALID_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -87,7 +87,8 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       state.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
       stop(new WeirError('CANCELLED', 'execution cancelled'));
     };
-    await callHooks(hooks['execution:start'], state);
+    const starting = callHooks(hooks['execution:start'], state);
+    if (starting) await starting;
     emitSafely(bus, 'execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
     if (options.signal?.aborted) onCancel();
     else options.signal?.addEventListener('abort', onCancel, { once: true });
@@ -118,7 +119,8 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       options.signal?.removeEventListener('abort', onCancel);
       record.finishedAt = now();
     }
-    await callHooks(hooks['execution:end'], state);
+    const ending = callHooks(hooks['execution:end'], state);
+    if (ending) await ending;
     const { status, error, finishedAt } = state.record;
     emitSafely(bus, 'execution:end', { executionId: record.id, workflowId: workflow.id, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
     return state.record;

@@ -9,9 +9,15 @@ import type { ExecutionRecord, ExecutorHooks, RespondAnswer, RunState } from './
  */
 export const createHooks = (): ExecutorHooks => ({ 'execution:start': [], respond: [], 'execution:end': [] });
 
-/** Calls the hooks of one stage in order, each awaited. */
-export async function callHooks(list: Array<(run: RunState) => void | Promise<void>>, run: RunState): Promise<void> {
-  for (const hook of list) await hook(run);
+/**
+ * Calls the hooks of one stage in order, each awaited; returns a promise only when a hook returned one, so a
+ * stage of synchronous hooks costs no microtask.
+ */
+export function callHooks(list: Array<(run: RunState) => void | Promise<void>>, run: RunState, from = 0): void | Promise<void> {
+  for (let i = from; i < list.length; i++) {
+    const out = list[i](run);
+    if (out && typeof out.then === 'function') return out.then(() => callHooks(list, run, i + 1));
+  }
 }
 
 /** How long a run goes before its 'running' record is written to storage (shorter runs write only the final one). */

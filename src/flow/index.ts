@@ -19,7 +19,7 @@ export interface WeirRunOptions extends Partial<Omit<RunOptions, 'workflow' | 'i
   published?: boolean;
 }
 
-type WithSecrets = { secrets?: { values(): Promise<Record<string, string>> } };
+type WithSecrets = { secrets?: { valuesNow(): Readonly<Record<string, string>> | Promise<Record<string, string>> } };
 
 /**
  * The executor of a weir instance with its standard hooks: organization secrets into `$env` and masked,
@@ -30,7 +30,7 @@ type WithSecrets = { secrets?: { values(): Promise<Record<string, string>> } };
 export function createWeirExecutor(weir: Weir, expressions: Expressions, checks: ConfigCheck[]): Executor {
   const hooks = createHooks();
   // Secrets are read per run from whatever manager is attached by then (the data subsystem's, if any).
-  const secrets = secretHooks(() => (weir as WithSecrets).secrets?.values());
+  const secrets = secretHooks(() => (weir as WithSecrets).secrets?.valuesNow());
   const persist = persistenceHooks(weir.executions);
   hooks['execution:start'].push(secrets.start, persist.start);
   hooks.respond.push(respondHook);

@@ -45,17 +45,24 @@ export function createMasker(secrets: readonly string[]): <T>(value: T) => T {
  * Lifecycle hooks that put organization secrets into `$env` (secrets win over environment variables) and
  * mask their values in everything recorded or logged.
  * @example
- * const secrets = secretHooks(() => weir.secrets.values())
+ * const secrets = secretHooks(() => weir.secrets.valuesNow())
  * hooks['execution:start'].push(secrets.start)
  * hooks['execution:end'].unshift(secrets.end)
  */
-export function secretHooks(values: () => Promise<Record<string, string>> | undefined) {
+export function secretHooks(values: () => Readonly<Record<string, string>> | Promise<Record<string, string>> | undefined) {
+  const apply = (run: RunState, secrets: Readonly<Record<string, string>> | undefined) => {
+    if (!secrets) return;
+    const list = Object.values(secrets);
+    if (!list.length) return;
+    run.env = Object.freeze({ ...run.env, ...secrets });
+    run.mask = createMasker(list);
+  };
   return {
-    async start(run: RunState) {
-      const secrets = await values();
-      if (!secrets || Object.keys(secrets).length === 0) return;
-      run.env = Object.freeze({ ...run.env, ...secrets });
-      run.mask = createMasker(Object.values(secrets));
+    /** Synchronous when the values are at hand (no promise per run). */
+    start(run: RunState): void | Promise<void> {
+      const found = values();
+      if (found instanceof Promise) return found.then((secrets) => apply(run, secrets));
+      apply(run, found);
     },
     end(run: RunState) {
       run.record = run.mask(run.record);

@@ -47,6 +47,11 @@ export function compileRoutes(routes: readonly Route[]): Router {
     else if (segments.length && !segments[0].startsWith(':')) push(byHead, segments[0], c);
     else dynamicHead.push(c);
   });
+  // Every list a request may try, merged once here in route order: a static path also fits the patterns
+  // under its first segment and those starting with a parameter.
+  const inOrder = (...lists: Array<Compiled[] | undefined>) => lists.flatMap((l) => l ?? []).sort((a, b) => a.order - b.order);
+  for (const [path, list] of exact) exact.set(path, inOrder(list, byHead.get(split(path)[0] ?? ''), dynamicHead));
+  for (const [head, list] of byHead) byHead.set(head, inOrder(list, dynamicHead));
 
   function fit(c: Compiled, parts: string[]): RouteParams | null {
     if (c.wildcard ? parts.length < c.segments.length : parts.length !== c.segments.length) return null;
@@ -64,13 +69,8 @@ export function compileRoutes(routes: readonly Route[]): Router {
     match(method, path) {
       const upper = method.toUpperCase();
       const parts = split(path);
-      const statics = exact.get(`/${parts.join('/')}`);
-      const heads = byHead.get(parts[0] ?? '');
-      // Usually one list holds every candidate; only a mix needs merging back into list order.
-      let candidates = statics ?? heads ?? dynamicHead;
-      if ((statics ? 1 : 0) + (heads ? 1 : 0) + (dynamicHead.length ? 1 : 0) > 1) {
-        candidates = [...(statics ?? []), ...(heads ?? []), ...dynamicHead].sort((a, b) => a.order - b.order);
-      }
+      // A path written the usual way (`/a/b`) is its own key; only odd ones (`//a/b/`) are rebuilt.
+      const candidates = exact.get(path) ?? exact.get(`/${parts.join('/')}`) ?? byHead.get(parts[0] ?? '') ?? dynamicHead;
       for (const c of candidates) {
         // Static candidates came from the exact map, so their path already fits.
         const params = c.isStatic ? {} : fit(c, parts);

@@ -5,6 +5,7 @@ import { newExecutionId } from '../resources/executions/ids.js';
 import type { Weir } from '../weir.js';
 import type { Answer } from './dedupe.js';
 import type { Runner } from './runner.js';
+import { createDeadlines } from '../util/deadlines.js';
 
 /** The part of an execution record the triggers read. */
 export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
@@ -54,6 +55,9 @@ export function executionAnswer(record: FinishedRecord, wrap: (result: unknown) 
   return { status, body: { error: { code: e.code ?? 'EXECUTION_FAILED', message: e.message ?? `execution ${record.status}` } } };
 }
 
+/** The 504 timeouts of every waiting caller in this process, on one timer. */
+const responseDeadlines = createDeadlines();
+
 /** Options of {@link waitForAnswer}. */
 export interface WaitOptions {
   workflow: PublishedWorkflow;
@@ -80,12 +84,11 @@ export function waitForAnswer(weir: Weir, runner: Runner, o: WaitOptions): Promi
     const answer = (a: Answer) => {
       if (answered) return;
       answered = true;
-      clearTimeout(timer);
+      cancelTimeout();
       resolve({ ...a, headers: { ...a.headers, ...headers } });
     };
-    const timer = setTimeout(
-      () => answer({ status: 504, body: { error: { code: 'TIMEOUT', message: `the flow did not answer within ${o.timeoutMs} ms` } } }),
-      o.timeoutMs,
+    const cancelTimeout = responseDeadlines.add(o.timeoutMs, () =>
+      answer({ status: 504, body: { error: { code: 'TIMEOUT', message: `the flow did not answer within ${o.timeoutMs} ms` } } }),
     );
     const onRespond = (r: RespondEvent) => answer({ status: r.status ?? 200, headers: r.headers, body: wrap(r.body) });
     runner

@@ -1,5 +1,6 @@
 import { WeirError } from '../../errors.js';
 import { DEFAULT_PORT, clearServeInfo, writeServeInfo } from '../../host/serve-info.js';
+import { capYoungGeneration } from '../../host/young-generation.js';
 import { readUserFile } from '../read-input.js';
 import type { CommandSpec } from '../types.js';
 
@@ -55,6 +56,7 @@ export const serve: CommandSpec = {
     if (!['all', 'intake', 'worker'].includes(role)) throw usage(`--role must be all, intake or worker, got "${role}"`);
 
     const weir = await ctx.weir();
+    capYoungGeneration();
     const onError = (err: unknown) => io.stderr.write(`weir serve: ${io.env.WEIR_DEBUG === '1' ? ((err as Error)?.stack ?? err) : ((err as Error)?.message ?? err)}\n`);
     const { joinQueue } = await import('../../queue/roles.js');
     const part = await joinQueue(weir, role, onError);

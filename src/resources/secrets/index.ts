@@ -53,7 +53,25 @@ export function createSecrets({ storage, home, env }: SecretsOptions) {
   // Every execution asks for the values: they are kept while the fs probe reports the secrets unchanged
   // (another process's `secrets set` is seen on the next run); set/delete here drop them at once.
   const fresh = createFreshness(cloudProbe(storage, ['secrets']));
-  let cached: { gen: number; values: Promise<Record<string, string>> } | null = null;
+  let cached: { gen: number; values: Promise<Record<string, string>>; settled?: Record<string, string> } | null = null;
+
+  /** The cache entry for the secrets as they are now (read again when storage changed), or null when uncacheable. */
+  function entryNow(): NonNullable<typeof cached> | null {
+    const gen = fresh.check();
+    if (gen === null) return null;
+    let entry = cached;
+    if (entry?.gen !== gen) {
+      const values = readValues();
+      const made: NonNullable<typeof cached> = (entry = cached = { gen, values });
+      values.then(
+        (v) => void (made.settled = Object.freeze(v)),
+        () => {
+          if (cached === made) cached = null;
+        },
+      );
+    }
+    return entry;
+  }
 
   async function record(name: string): Promise<SecretRecord> {
     const r = await records.getItem<SecretRecord>(checkName(name));
@@ -97,17 +115,17 @@ export function createSecrets({ storage, home, env }: SecretsOptions) {
 
     /** Every secret's plaintext by name: the executor merges these into `$env` and masks them in records. */
     async values(): Promise<Record<string, string>> {
-      const gen = fresh.check();
-      if (gen === null) return readValues();
-      let entry = cached;
-      if (entry?.gen !== gen) {
-        const values = readValues();
-        entry = cached = { gen, values };
-        values.catch(() => {
-          if (cached?.values === values) cached = null;
-        });
-      }
-      return { ...(await entry.values) };
+      const entry = entryNow();
+      return { ...(await (entry ? entry.values : readValues())) };
+    },
+
+    /**
+     * The same values for the executor, without a promise when they are known (read before and unchanged
+     * since): every run asks, and most hosts have none or few. Read-only.
+     */
+    valuesNow(): Readonly<Record<string, string>> | Promise<Record<string, string>> {
+      const entry = entryNow();
+      return entry ? (entry.settled ?? entry.values) : readValues();
     },
   };
 
