@@ -1,3 +1,5 @@
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface Entry {
   at: number;
   fire: () => void;
@@ -44,7 +46,8 @@ export function createDeadlines(now: () => number = () => performance.now()) {
     timer = null;
     armedFor = earliest;
     if (earliest === Infinity) return;
-    timer = setTimeout(expire, Math.max(0, Math.ceil(earliest - now())));
+    // Node fires a timer over 2^31-1 ms at once: a farther deadline is approached in steps.
+    timer = setTimeout(expire, Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(earliest - now()))));
     timer.unref();
   }
 

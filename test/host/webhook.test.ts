@@ -23,6 +23,7 @@ test.before(async () => {
   await add('boom', {}, [{ type: 'code', config: { code: 'throw new Error("kaboom")' } }]);
   await add('denied', {}, [{ type: 'code', config: { code: 'const e = new Error("bad signature"); e.status = 401; throw e;' } }]);
   await add('slow', { responseTimeoutMs: 150 }, [{ type: 'delay', config: { ms: 1500 } }, { type: 'respond', config: { status: 200, body: 'late' } }]);
+  await add('slower', { responseTimeoutMs: 450 }, [{ type: 'delay', config: { ms: 1500 } }, { type: 'respond', config: { status: 200, body: 'late' } }]);
   await add('counted', { idempotencyHeader: 'X-GitHub-Delivery' }, [{ type: 'respond', config: { status: 202, body: { n: '{{ body.n }}' } } }]);
   flows.immediate = await publish(w, 'immediate', { type: 'webhook_trigger' }, [{ id: 'set-1', type: 'set', config: { values: { n: '{{ body.n }}' } } }], [{ id: 'e1', source: 'webhook_trigger-1', target: 'set-1' }]);
   flows.manual = await publish(w, 'manual', { type: 'manual_trigger' });
@@ -114,6 +115,17 @@ test('no answer within responseTimeoutMs: 504', async () => {
   assert.is(r.status, 504);
   assert.is(r.json.error.code, 'TIMEOUT');
   assert.ok(Date.now() - started < 1200, 'answered at the timeout, not when the flow ended');
+});
+
+test('callers waiting with different timeouts each get their 504 at their own time; answered ones none', async () => {
+  const started = Date.now();
+  const at = (p: Promise<{ status: number }>) => p.then((r) => ({ status: r.status, ms: Date.now() - started }));
+  const [later, sooner, answered] = await Promise.all([at(send(hook('slower'))), at(send(hook('slow'))), at(send(hook('echo'), { method: 'POST', body: '{}' }))]);
+  assert.is(answered.status, 200);
+  assert.is(sooner.status, 504);
+  assert.is(later.status, 504);
+  assert.ok(sooner.ms < 400, `the 150 ms timeout answered after ${sooner.ms} ms`);
+  assert.ok(later.ms >= 440 && later.ms < 1200, `the 450 ms timeout answered after ${later.ms} ms`);
 });
 
 test('unknown token, draft, non-webhook flow and a token of the right shape: the same 404', async () => {
