@@ -2,7 +2,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** The semi-space size `weir serve` lets V8's young generation grow to, in MiB. */
-export const SERVE_SEMI_SPACE_MB = 8;
+const SERVE_SEMI_SPACE_MB = 8;
 
 /**
  * Keeps V8's young generation at most `semiSpaceMb` per semi-space, for a process weir owns (`weir serve`),
@@ -10,13 +10,13 @@ export const SERVE_SEMI_SPACE_MB = 8;
  * resident memory (about 15 MB) without serving faster (the bench measured the same throughput at 8 MiB).
  * `--max-semi-space-size` only counts at node's start; the growth factor is read at each growth, so it is
  * switched off while the space is at the cap and back on when V8 shrank it (an idle host), checked after
- * each young-generation GC. A `--max-semi-space-size` given to node wins: nothing is changed then.
+ * each GC. A `--max-semi-space-size` given to node wins: nothing is changed then.
  * @example
- * const stop = capYoungGeneration()
+ * capYoungGeneration() // at the start of `weir serve`
  */
-export function capYoungGeneration(semiSpaceMb = SERVE_SEMI_SPACE_MB): () => void {
+export function capYoungGeneration(semiSpaceMb = SERVE_SEMI_SPACE_MB): void {
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('semi-space'));
-  if (given) return () => {};
+  if (given) return;
   const cap = 2 * semiSpaceMb * 1024 * 1024; // new_space counts both semi-spaces
   let growing = true;
   const check = () => {
@@ -25,7 +25,5 @@ export function capYoungGeneration(semiSpaceMb = SERVE_SEMI_SPACE_MB): () => voi
     growing = below;
     setFlagsFromString(`--semi-space-growth-factor=${growing ? 2 : 1}`);
   };
-  const observer = new PerformanceObserver(check);
-  observer.observe({ entryTypes: ['gc'] });
-  return () => observer.disconnect();
+  new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
 }
