@@ -53,6 +53,17 @@ interface Pending {
 }
 
 const HEARTBEAT_MS = 2000;
+/** Filled past the rotation size: the batch that crosses it still writes over existing blocks. */
+const PREFILL_SLACK = 256 * 1024;
+/** Closes a segment without the zeros it was filled with past its last batch. */
+async function closeSegment(fh: FileHandle, used: number): Promise<void> {
+  try {
+    await fh.truncate(used);
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Batches written and flushed at once. */
 const MAX_INFLIGHT = 4;
 
@@ -96,9 +107,12 @@ export function createJournal(options: JournalOptions): Journal {
     await rm(join(dir, segment), { force: true });
   }
 
-  /** Creates the next segment before it is needed, so a rotation is only a swap. */
-  function prepareNext(): Promise<{ name: string; handle: FileHandle }> {
-    const made = createSegment(dir, `${owner}.${++seq}.log`);
+  /**
+   * Creates the next segment; made ahead of time (a rotation is then only a swap) it is filled with zeros
+   * first. One made when needed (at open and close) is not: a host starting or stopping writes no megabytes.
+   */
+  function prepareNext(prefill = 0): Promise<{ name: string; handle: FileHandle }> {
+    const made = createSegment(dir, `${owner}.${++seq}.log`, prefill);
     made.catch(() => {});
     return made;
   }
@@ -107,7 +121,7 @@ export function createJournal(options: JournalOptions): Journal {
     const ready = await (next ?? prepareNext());
     next = null;
     if (fh) {
-      await fh.close();
+      await closeSegment(fh, size);
       unsealed.add(current);
     }
     current = ready.name;
@@ -131,7 +145,7 @@ export function createJournal(options: JournalOptions): Journal {
     }
     const at = size;
     size += data.length;
-    if (!next && size > maxSegmentBytes * 0.75) next = prepareNext();
+    if (!next && size > maxSegmentBytes * 0.75) next = prepareNext(maxSegmentBytes + PREFILL_SLACK);
     await fh!.write(data, 0, data.length, at); // durable on return: segments are opened O_DSYNC
     return positions;
   }
@@ -258,7 +272,7 @@ export function createJournal(options: JournalOptions): Journal {
       // A last rotation leaves only what is live (pinned deliveries, answers) for the next start.
       rotateNext = !!fh;
       await settle();
-      await fh?.close();
+      if (fh) await closeSegment(fh, size);
       fh = null;
       // A segment made ahead of time and never used goes too.
       const unused = await next?.catch(() => null);

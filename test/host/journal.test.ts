@@ -59,6 +59,42 @@ test('a dead owner\'s segments are adopted at open; a torn last line is skipped'
   await Promise.all([second.close(), first.close()]);
 });
 
+test('segments made ahead are filled with zeros: a dead owner\'s records are all found past them, a closed one is cut to its records', async () => {
+  const dir = tmpDir('weir-journal-');
+  const maxSegmentBytes = 4096;
+  const first = createJournal({ dir, live: () => [], maxSegmentBytes, scanMs: 0 });
+  await first.open();
+  const ids = Array.from({ length: 120 }, (_, i) => `ex_${i}`);
+  for (const id of ids) await first.append({ k: 'd', id, in: { pad: 'x'.repeat(60) } }, { pin: true });
+  const sizes = segments(dir).map((f) => readFileSync(join(dir, f)).length);
+  assert.ok(sizes.length >= 3, `${sizes.length} segments`);
+  // Every segment but the first was made ahead of time: at least the filled size, zeros after its records.
+  const filled = segments(dir).filter((f) => readFileSync(join(dir, f)).length >= maxSegmentBytes);
+  assert.ok(filled.length >= 2, `${filled.length} filled segments`);
+  const tail = readFileSync(join(dir, filled[filled.length - 1]));
+  assert.is(tail[tail.length - 1], 0, 'the unused end is zeros');
+  // Simulate a kill -9 of the owner: a second journal adopts every segment and finds each record once.
+  for (const f of segments(dir)) renameSync(join(dir, f), join(dir, f.replace(/^\d+-/, '999999999-')));
+  const second = createJournal({ dir, live: () => [], maxSegmentBytes, scanMs: 0 });
+  const adopted = (await second.open()).map((a) => a.record.id);
+  assert.equal(adopted.sort(), [...ids].sort());
+  await second.close();
+  await first.close().catch(() => {});
+
+  // A clean close cuts each segment it keeps (pinned records) to its records; the next start finds them all.
+  const clean = tmpDir('weir-journal-');
+  const third = createJournal({ dir: clean, live: () => [], maxSegmentBytes, scanMs: 0 });
+  await third.open();
+  for (const id of ids) await third.append({ k: 'd', id, in: { pad: 'x'.repeat(60) } }, { pin: true });
+  await third.close();
+  const kept = segments(clean).map((f) => readFileSync(join(clean, f)));
+  assert.ok(kept.length >= 3);
+  for (const data of kept) assert.not.ok(data.includes(0), 'no zeros left in a closed segment');
+  const fourth = createJournal({ dir: clean, live: () => [], maxSegmentBytes, scanMs: 0 });
+  assert.equal((await fourth.open()).map((a) => a.record.id).sort(), [...ids].sort());
+  await fourth.close();
+});
+
 test('deliveries: accepted, read back from disk when not held in memory, finished ones not replayed', async () => {
   const dir = tmpDir('weir-journal-');
   const d1 = createDeliveries({ dir });
