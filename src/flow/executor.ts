@@ -26,6 +26,33 @@ export interface ExecutorOptions {
 
 export type Executor = ReturnType<typeof createExecutor>;
 
+/**
+ * One run's state. A class, not an object literal with a `signal` getter: such a literal gets a hidden class
+ * of its own, kept in old space, whose getter holds the run's closure, so every run stayed reachable to the
+ * young-generation GC and was copied and promoted (measured: about 1 MB promoted per scavenge under load).
+ */
+class Run implements RunState {
+  mask: <T>(value: T) => T = (value) => value;
+  answer?: RunState['answer'];
+  failure?: RunState['failure'];
+  #controller?: AbortController;
+
+  constructor(
+    public record: ExecutionRecord,
+    public options: RunOptions,
+    public env: RunState['env'],
+  ) {}
+
+  /** Made on first use: most runs have no node that listens for cancellation, and a signal is costly. */
+  get controller(): AbortController {
+    return (this.#controller ??= new AbortController());
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+}
+
 const GRAPH_CACHE_SIZE = 500;
 
 /**
@@ -70,19 +97,8 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       startedAt: now(),
       finishedAt: null,
     };
-    // Made on first use: most runs have no node that listens for cancellation, and a signal is costly.
-    let controller: AbortController | undefined;
-    const control = () => (controller ??= new AbortController());
-    const state: RunState = {
-      record,
-      options,
-      env: baseEnv,
-      mask: (v) => v,
-      get signal() {
-        return control().signal;
-      },
-    };
-    const stop = (reason: WeirError) => control().abort(reason);
+    const state = new Run(record, options, baseEnv);
+    const stop = (reason: WeirError) => state.controller.abort(reason);
     const onCancel = () => {
       state.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
       stop(new WeirError('CANCELLED', 'execution cancelled'));

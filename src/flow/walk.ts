@@ -18,6 +18,32 @@ export interface WalkDeps {
   now(): string;
 }
 
+/** A node's context: a class so `signal` is a getter on the prototype (see `Run` in executor.ts for why). */
+class Context implements NodeContext {
+  env: NodeContext['env'];
+  services: NodeContext['services'];
+  execution: NodeContext['execution'];
+  #run: RunState;
+
+  constructor(
+    public config: Record<string, unknown>,
+    public input: unknown,
+    public node: NodeContext['node'],
+    public log: NodeContext['log'],
+    run: RunState,
+    deps: WalkDeps,
+  ) {
+    this.env = run.env;
+    this.services = deps.services;
+    this.execution = deps.facade;
+    this.#run = run;
+  }
+
+  get signal(): AbortSignal {
+    return this.#run.signal;
+  }
+}
+
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 const hasListeners = (bus: WeirBus, type: string) => !!(bus.all.get(type)?.length || bus.all.get('*')?.length);
 
@@ -129,18 +155,14 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
     if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: id, type: node.info.type, startedAt });
     let out: unknown;
     try {
-      const ctx: NodeContext = {
-        config: (node.render ? node.render(scope) : node.config) as Record<string, unknown>,
-        input: inbox[node.index],
-        node: node.info,
-        env: run.env,
-        log: (message, data) => deps.log(id, message, data),
-        get signal() {
-          return run.signal;
-        },
-        services: deps.services,
-        execution: deps.facade,
-      };
+      const ctx = new Context(
+        (node.render ? node.render(scope) : node.config) as Record<string, unknown>,
+        inbox[node.index],
+        node.info,
+        (message, data) => deps.log(id, message, data),
+        run,
+        deps,
+      );
       const exec = node.def.run;
       if (!exec) out = ctx.input;
       else if (!node.policy) out = exec(ctx);

@@ -9,18 +9,33 @@ import { WeirError } from '../errors.js';
  * parseBody('application/x-www-form-urlencoded', Buffer.from('a=1&a=2&b=x')) // { a: ['1', '2'], b: 'x' }
  */
 export function parseBody(contentType: string | undefined, raw: Buffer): unknown {
-  if (raw.length === 0) return {};
+  return parseBodyWithJson(contentType, raw).value;
+}
+
+/**
+ * {@link parseBody}, with the body's JSON text when the request sent JSON: the request's own text, line
+ * breaks (whitespace between tokens in valid JSON) turned into spaces, so a journal can store it on one line
+ * without serializing the parsed value again.
+ * @example
+ * parseBodyWithJson('application/json', Buffer.from('{\n"a":1}')) // { value: { a: 1 }, json: '{ "a":1}' }
+ */
+export function parseBodyWithJson(contentType: string | undefined, raw: Buffer): { value: unknown; json?: string } {
+  if (raw.length === 0) return { value: {}, json: '{}' };
   const type = mediaType(contentType);
+  const text = raw.toString('utf8');
   if (type === 'application/json' || type.endsWith('+json')) {
     try {
-      return JSON.parse(raw.toString('utf8'));
+      return { value: JSON.parse(text), json: LINE_BREAK.test(text) ? text.replace(LINE_BREAKS, ' ') : text };
     } catch (err) {
       throw new WeirError('INVALID_INPUT', `request body is not valid JSON: ${(err as Error).message}`);
     }
   }
-  if (type === 'application/x-www-form-urlencoded') return parseForm(raw.toString('utf8'));
-  return raw.toString('utf8');
+  if (type === 'application/x-www-form-urlencoded') return { value: parseForm(text) };
+  return { value: text };
 }
+
+const LINE_BREAK = /[\r\n]/;
+const LINE_BREAKS = /[\r\n]/g;
 
 /** The media type of a Content-Type header, lower case, without parameters. */
 export function mediaType(contentType: string | undefined): string {

@@ -23,6 +23,8 @@ interface Compiled {
 }
 
 const split = (path: string): string[] => path.split('/').filter(Boolean);
+/** `/a/b`: one leading slash, no empty segment, no trailing slash (the form routes are stored in). */
+const isPlain = (path: string): boolean => path.charCodeAt(0) === 47 && path.charCodeAt(path.length - 1) !== 47 && !path.includes('//');
 
 /**
  * Compiles route patterns once: static paths go into a map (one lookup), the rest are grouped by their
@@ -70,7 +72,7 @@ export function compileRoutes(routes: readonly Route[]): Router {
       const upper = method.toUpperCase();
       const parts = split(path);
       // A path written the usual way (`/a/b`) is its own key; only odd ones (`//a/b/`) are rebuilt.
-      const candidates = exact.get(path) ?? exact.get(`/${parts.join('/')}`) ?? byHead.get(parts[0] ?? '') ?? dynamicHead;
+      const candidates = exact.get(path) ?? (isPlain(path) ? undefined : exact.get(`/${parts.join('/')}`)) ?? byHead.get(parts[0] ?? '') ?? dynamicHead;
       for (const c of candidates) {
         // Static candidates came from the exact map, so their path already fits.
         const params = c.isStatic ? {} : fit(c, parts);

@@ -33,8 +33,11 @@ export interface Deliveries {
   durable: boolean;
   /** Opens the journal and returns the deliveries that were accepted but never finished. */
   open(): Promise<Delivery[]>;
-  /** Records a delivery; resolves once it is on disk (then, and only then, may the caller get its 200). */
-  accept(delivery: Delivery, idempotency?: { key: string; exp: number }): Promise<void>;
+  /**
+   * Records a delivery; resolves once it is on disk (then, and only then, may the caller get its 200).
+   * `inputJson` is the input's JSON text when the caller has it cheaper than serializing the input.
+   */
+  accept(delivery: Delivery, idempotency?: { key: string; exp: number }, inputJson?: string): Promise<void>;
   /** The delivery with its input, read back from the journal when only its position was held in memory. */
   load(delivery: Delivery): Promise<Delivery>;
   /** Marks a delivery's execution as finished: its journal segment may go. */
@@ -59,6 +62,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
   const dedupe = createDedupe({ now });
   let journal: Journal | null = null;
   let opening: Promise<Delivery[]> | null = null;
+  let opened = false;
 
   /** Folds records by id, order-free: a delivery is unfinished unless a done mark for it exists anywhere. */
   function fold(entries: Array<{ record: JournalRecord; pos: Position }>): Delivery[] {
@@ -86,6 +90,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       journal = createJournal({ dir: options.dir!, live: () => dedupe.live(), onAdopted: (records) => options.onOrphans?.(fold(records)) });
       const replay = fold(await journal.open());
       await journal.rotate();
+      opened = true;
       return replay;
     })();
     return opening;
@@ -95,11 +100,12 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
     dedupe,
     durable: !!options.dir,
     open: ensureOpen,
-    async accept(delivery, idempotency) {
+    async accept(delivery, idempotency, inputJson) {
       if (!options.dir) return;
-      await ensureOpen();
-      const record: JournalRecord = { k: 'd', id: delivery.id, wf: delivery.workflowId, in: delivery.input, at: delivery.at, ...idempotency };
-      delivery.pos = await journal!.append(record, { pin: true });
+      if (!opened) await ensureOpen();
+      const key = idempotency ? `,"key":${JSON.stringify(idempotency.key)},"exp":${idempotency.exp}` : '';
+      const line = `{"k":"d","id":${JSON.stringify(delivery.id)},"wf":${JSON.stringify(delivery.workflowId)},"at":${delivery.at}${key},"in":${inputJson ?? JSON.stringify(delivery.input ?? null)}}`;
+      delivery.pos = await journal!.append(line, { pin: true });
     },
     async load(delivery) {
       if (delivery.id && (delivery.input !== undefined || !delivery.pos)) return delivery;
@@ -121,6 +127,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       await journal?.close();
       journal = null;
       opening = null;
+      opened = false;
     },
   };
 }

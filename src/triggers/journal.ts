@@ -31,8 +31,11 @@ export interface JournalOptions {
 export interface Journal {
   /** Adopts the segments of dead owners; returns their records with positions (fold them by id). */
   open(): Promise<Array<{ record: JournalRecord; pos: Position }>>;
-  /** Appends a record; resolves once the batch holding it is on disk (one synchronous write per batch). `pin` keeps its segment. */
-  append(record: JournalRecord, options?: { pin?: boolean }): Promise<Position>;
+  /**
+   * Appends a record (or its JSON text, on one line); resolves once the batch holding it is on disk (one
+   * synchronous write per batch). `pin` keeps its segment.
+   */
+  append(record: JournalRecord | string, options?: { pin?: boolean }): Promise<Position>;
   /** Appends a record with the next batch without waiting for it (done marks: a lost one is harmless). */
   note(record: JournalRecord): void;
   /** Reads a record back. */
@@ -243,7 +246,7 @@ export function createJournal(options: JournalOptions): Journal {
     append(record, opts = {}) {
       if (closed) return Promise.reject(new Error('journal is closed'));
       return new Promise<Position>((resolve, reject) => {
-        queue.push({ line: `${JSON.stringify(record)}\n`, pin: opts.pin, done: { resolve, reject } });
+        queue.push({ line: `${typeof record === 'string' ? record : JSON.stringify(record)}\n`, pin: opts.pin, done: { resolve, reject } });
         pump();
       });
     },

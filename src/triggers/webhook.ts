@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { WeirError } from '../errors.js';
-import { parseBody } from '../host/body.js';
+import { parseBody, parseBodyWithJson } from '../host/body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
 import { sha256 } from '../util/ids.js';
@@ -119,7 +119,8 @@ export function createWebhooks(options: WebhooksOptions) {
       const trigger = webhookNode(hit.published);
       if (!trigger) throw notFound();
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
-      const input = { body: parseBody(req.headers['content-type'], req.rawBody), headers: req.headers, query: req.query, method: req.method };
+      const body = parseBodyWithJson(req.headers['content-type'], req.rawBody);
+      const input = { body: body.value, headers: req.headers, query: req.query, method: req.method };
       if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
@@ -145,7 +146,7 @@ export function createWebhooks(options: WebhooksOptions) {
         const delivery: Delivery = { id, workflowId: hit.id, input, at: Date.now() };
         if (weir.queue) await enqueueExecution(weir, { workflow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {
-          await deliveries.accept(delivery, key ? { key, exp } : undefined);
+          await deliveries.accept(delivery, key ? { key, exp } : undefined, deliveries.durable && body.json !== undefined ? inputJson(input, body.json) : undefined);
           backlog.push(delivery);
         }
         const answer: Answer = { status: 200, body: { executionId: delivery.id } };
@@ -176,6 +177,10 @@ export function createWebhooks(options: WebhooksOptions) {
     },
   };
 }
+
+/** The JSON text of a delivery's input, its body taken from the request's own JSON text. */
+export const inputJson = (input: { headers: unknown; query: unknown; method: string }, bodyJson: string): string =>
+  `{"body":${bodyJson},"headers":${JSON.stringify(input.headers)},"query":${JSON.stringify(input.query)},"method":${JSON.stringify(input.method)}}`;
 
 /** A captured body: parsed like a delivery's, but a malformed JSON body is kept as its text. */
 function captureBody(req: HostRequest): unknown {

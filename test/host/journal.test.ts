@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { createDeliveries, type Delivery } from '../../src/triggers/durable.js';
 import { createDeliveryQueue } from '../../src/triggers/delivery-queue.js';
 import { createJournal } from '../../src/triggers/journal.js';
+import { parseBodyWithJson } from '../../src/host/body.js';
+import { inputJson } from '../../src/triggers/webhook.js';
 import { tmpDir } from './_helpers.js';
 
 const segments = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
@@ -112,6 +114,24 @@ test('deliveries: accepted, read back from disk when not held in memory, finishe
   const replay = await d2.open();
   assert.equal(replay.map((d) => [d.id, d.input]), [['ex_kept', { body: { a: 1 } }]]);
   assert.equal(await d2.dedupe.seen('wf_1\u0000k1'), { status: 200, body: { executionId: 'ex_kept' } });
+  await d2.close();
+});
+
+test('a delivery journaled from the request\'s own JSON text (line breaks, escapes, unicode) replays as the parsed input', async () => {
+  const dir = tmpDir('weir-journal-');
+  const raw = Buffer.from('{\r\n  "text": "line\\nbreak \\"quoted\\" \u2028 ünï",\n  "n": [1, 2.5e3, null]\n}\n');
+  const { value, json } = parseBodyWithJson('application/json; charset=utf-8', raw);
+  assert.not.ok(/[\r\n]/.test(json!));
+  const input = { body: value, headers: { 'content-type': 'application/json' }, query: { q: ['a', 'b'] }, method: 'PUT' };
+  const d1 = createDeliveries({ dir });
+  await d1.open();
+  await d1.accept({ id: 'ex_text', workflowId: 'wf_1', input, at: 5 }, undefined, inputJson(input, json!));
+  await d1.close();
+  const d2 = createDeliveries({ dir });
+  const [replayed, ...rest] = await d2.open();
+  assert.equal(rest, []);
+  assert.equal(replayed.input, input);
+  assert.equal((replayed.input as { body: { text: string } }).body.text, 'line\nbreak "quoted" \u2028 ünï');
   await d2.close();
 });
 
