@@ -1,12 +1,14 @@
 // HTTP intake under load (32 connections, autocannon): (a) a raw node:http server that parses the JSON body
 // and answers 200, (b) `weir serve` with a published webhook_trigger(respondImmediately: true) flow and
-// durable delivery, (c) webhook_trigger(false) -> set -> condition -> respond. Each server runs in its own
-// child process. The machine's speed drifts over minutes (other tenants), so (a), (b) and (c) are measured in
+// durable delivery, (c) webhook_trigger(false) -> set -> condition -> respond, and for reference (d) the
+// least a durable intake can do: (a) plus a group-commit O_DSYNC append before each 200, which
+// shows what durability alone costs on this disk and CPU. Each server runs in its own
+// child process. The machine's speed drifts over minutes (other tenants), so (a) to (d) are measured in
 // interleaved rounds and the medians of each round's ratios are reported. Each round starts the host on a
 // fresh copy of the home: the deliveries (b) accepted but had not run yet would otherwise run during the
 // next round's (a). Host RSS is read after each round's load. Then 10,000 schedules on one timer: how late
 // each fires against its due time.
-import { closeSync, cpSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +29,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, process.env.WEIR_CLI ?? 'dist/cli.js');
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const body = JSON.stringify({ order: { id: 12345, amount: 99.5, items: [{ sku: 'a-1', qty: 2 }] }, source: 'bench' });
 
 const RAW_SERVER = `
@@ -40,6 +42,43 @@ http.createServer((req, res) => {
     const out = JSON.stringify({ ok: true });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
     res.end(out);
+  });
+}).listen(0, '127.0.0.1', function () { console.log(JSON.stringify({ url: 'http://127.0.0.1:' + this.address().port })); });
+`;
+
+// (a) + durability and nothing else: each accepted body is appended to one O_DSYNC file in batches (the
+// requests read in one loop turn share a write, up to 4 writes in flight) and answered once its batch is on
+// disk, as weir's journal does; no routing, ids, dedupe, replay or execution.
+const DURABLE_FLOOR_SERVER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const path = require('node:path');
+const fd = fs.openSync(path.join(process.argv[1], 'floor.log'), fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_DSYNC);
+let size = 0, queue = [], inflight = 0, scheduled = false, n = 0;
+function pump() {
+  if (scheduled || inflight >= 4 || !queue.length) return;
+  scheduled = true;
+  setImmediate(() => {
+    scheduled = false;
+    const batch = queue; queue = [];
+    const data = Buffer.from('\\n' + batch.map((b) => b.line).join(''));
+    const at = size; size += data.length; inflight++;
+    fs.write(fd, data, 0, data.length, at, () => { inflight--; for (const b of batch) b.done(); pump(); });
+  });
+}
+http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    let input;
+    try { input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'); } catch { res.writeHead(400); return res.end(); }
+    const id = 'ex_' + (++n);
+    queue.push({ line: JSON.stringify({ id, in: input, at: Date.now() }) + '\\n', done: () => {
+      const out = JSON.stringify({ executionId: id });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+      res.end(out);
+    } });
+    pump();
   });
 }).listen(0, '127.0.0.1', function () { console.log(JSON.stringify({ url: 'http://127.0.0.1:' + this.address().port })); });
 `;
@@ -102,20 +141,24 @@ await weir.close();
 
 type Load = Result & { cpuUs: number };
 const raw = await start(['-e', RAW_SERVER]);
-const measured: Array<{ a: Load; b: Load; c: Load; rss: number }> = [];
+mkdirSync(join(home, 'floor'));
+const floor = await start(['-e', DURABLE_FLOOR_SERVER, join(home, 'floor')]);
+const measured: Array<{ a: Load; b: Load; c: Load; d: Load; rss: number }> = [];
 let roundHome = '';
 for (let i = 0; i < rounds; i++) {
   const a = await load(raw.url, raw.child.pid!);
+  const d = await load(floor.url, floor.child.pid!);
   if (roundHome) rmSync(roundHome, { recursive: true, force: true });
   roundHome = join(home, `round-${i}`);
   cpSync(join(home, 'template'), roundHome, { recursive: true });
   const host = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json']);
   const b = await load(`${host.url}/trigger/${fast.webhookToken}`, host.child.pid!);
   const c = await load(`${host.url}/trigger/${sync.webhookToken}`, host.child.pid!);
-  measured.push({ a, b, c, rss: rssMb(host.child.pid!) });
+  measured.push({ a, b, c, d, rss: rssMb(host.child.pid!) });
   await stop(host.child);
 }
 await stop(raw.child);
+await stop(floor.child);
 
 // The last round's load leaves deliveries accepted but not yet run in the journal (a SIGTERM finishes only
 // those running): a restart replays them in the background and must listen and answer at once all the same.
@@ -133,20 +176,26 @@ const line = (label: string, r: Load) =>
   console.log(`  ${label.padEnd(22)} ${rps(r.requests.average).padEnd(14)} p99 ${String(r.latency.p99).padStart(3)} ms  server CPU ${r.cpuUs.toFixed(0).padStart(4)} us/req  non-2xx ${r.non2xx}`);
 console.log(`disk under the home: fdatasync median ${fsyncMs(home).toFixed(2)} ms; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 measured.forEach((m, i) => {
-  console.log(`round ${i + 1} of ${rounds}: (b)/(a) ${(m.b.requests.average / m.a.requests.average).toFixed(2)}, (c)/(a) ${(m.c.requests.average / m.a.requests.average).toFixed(2)}, host RSS ${m.rss.toFixed(0)} MB`);
+  const of = (x: Load, y: Load) => (x.requests.average / y.requests.average).toFixed(2);
+  console.log(`round ${i + 1} of ${rounds}: (b)/(a) ${of(m.b, m.a)}, (c)/(a) ${of(m.c, m.a)}, (d)/(a) ${of(m.d, m.a)}, (b)/(d) ${of(m.b, m.d)}, host RSS ${m.rss.toFixed(0)} MB`);
   line('(a) raw node:http', m.a);
   line('(b) weir, 200 durable', m.b);
   line('(c) weir, respond', m.c);
+  line('(d) durable floor', m.d);
 });
 const med = (pick: (m: (typeof measured)[number]) => number) => median(measured.map(pick));
 const [ra, rb, rc] = [med((m) => m.a.requests.average), med((m) => m.b.requests.average), med((m) => m.c.requests.average)];
-const cpu = (k: 'a' | 'b' | 'c') => med((m) => m[k].cpuUs).toFixed(0);
-console.log(`medians of ${rounds} rounds: server CPU per request (all threads) (a) ${cpu('a')} us, (b) ${cpu('b')} us, (c) ${cpu('c')} us`);
+const cpu = (k: 'a' | 'b' | 'c' | 'd') => med((m) => m[k].cpuUs).toFixed(0);
+console.log(`medians of ${rounds} rounds: server CPU per request (all threads) (a) ${cpu('a')} us, (b) ${cpu('b')} us, (c) ${cpu('c')} us, (d) ${cpu('d')} us`);
 const ratioB = med((m) => m.b.requests.average / m.a.requests.average);
 const ratioC = med((m) => m.c.requests.average / m.a.requests.average);
 const p99B = med((m) => m.b.latency.p99);
 const non2xx = measured.reduce((n, m) => n + m.b.non2xx + m.c.non2xx, 0);
 report({ name: '(b) webhook respondImmediately, durable', weir: rps(rb), baseline: rps(ra), ratio: ratioB, target: '>= 0.8x', ok: ratioB >= 0.8 && non2xx === 0 });
+// Reference rows, not targets: what a durable intake with nothing else reaches, and how close (b) is to it.
+const ratioFloor = med((m) => m.d.requests.average / m.a.requests.average);
+const ratioToFloor = med((m) => m.b.requests.average / m.d.requests.average);
+console.log(`      (d) durable floor: ${rps(med((m) => m.d.requests.average))} = ${ratioFloor.toFixed(2)}x of (a); (b) is ${ratioToFloor.toFixed(2)}x of (d)`);
 report({ name: '(c) webhook -> set -> condition -> respond', weir: rps(rc), baseline: rps(ra), ratio: ratioC, target: '>= 0.6x', ok: ratioC >= 0.6 && non2xx === 0 });
 report({ name: '(b) p99 latency', weir: `${p99B} ms`, baseline: `${med((m) => m.a.latency.p99)} ms`, ratio: p99B / Math.max(1, med((m) => m.a.latency.p99)), target: '< 10 ms', ok: p99B < 10 });
 console.log(`restart over ${pendingMb.toFixed(1)} MB of unfinished journal: listening after ${listenMs.toFixed(0)} ms, first answer (${first.status}) ${firstMs.toFixed(0)} ms later`);
