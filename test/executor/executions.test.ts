@@ -65,6 +65,24 @@ test('runs that end together share one stored batch; each is found by id from a 
   await again.close();
 });
 
+test('a trigger\'s output (the run\'s input) is stored once and read back as it ran, key order included', async () => {
+  const home = tmpDir();
+  const weir = await createWeir({ home, env: {} });
+  const { id } = await weir.workflows.create('input-once');
+  await weir.workflows.save(id, chain([{ id: 'set-1', type: 'set', config: { values: { n: '{{ $input.marker }}' } } }]));
+  const ran = await weir.run(id, { marker: 'only-once-on-disk', nested: { list: [1, 2] } });
+  await weir.close();
+  const stored = filesUnder(join(home, 'cloud', 'executions')).join('');
+  assert.is(stored.split('only-once-on-disk').length - 1, 3, 'the input once, set-1\'s output and the result');
+  const again = await createWeir({ home, env: {} });
+  const read = await again.executions.get(ran.id);
+  assert.equal(read, JSON.parse(JSON.stringify(ran)));
+  assert.equal(Object.keys(read.nodes['manual_trigger-1']), Object.keys(ran.nodes['manual_trigger-1']));
+  assert.not.ok('inputOf' in read);
+  assert.equal((await again.executions.list({ workflowId: id }))[0], read);
+  await again.close();
+});
+
 test('a running record is stored before the first node runs, and replaced at the end', async () => {
   const weir = await memoryWeir();
   const seen: string[] = [];

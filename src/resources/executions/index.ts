@@ -46,9 +46,34 @@ const parseBatch = (key: string): Batch | null => {
   const m = BATCH_TAIL.exec(tail);
   return m ? { key, tail, at: (FAR_FUTURE_US - parseInt(m[1], 36)) / 1000, count: Number(m[2]), indexed: m[3] === '_i' } : null;
 };
+/** A record as stored: `inputOf` names the node whose output is the run's input, written once (as `input`). */
+type StoredRecord = ExecutionRecord & { inputOf?: string };
+
+/**
+ * The JSON of a record to store. A trigger node outputs the run's input as is, so a record would hold the
+ * input twice: that node's data is left out and named by `inputOf` instead (the input is most of a webhook
+ * run's record, headers included).
+ */
+function storedJson(record: ExecutionRecord): string {
+  for (const id in record.nodes) {
+    const node = record.nodes[id];
+    if (node.data !== record.input || record.input === null || typeof record.input !== 'object') continue;
+    return JSON.stringify({ ...record, nodes: { ...record.nodes, [id]: { ...node, data: null } }, inputOf: id });
+  }
+  return JSON.stringify(record);
+}
+
+/** The records of a stored batch, each as it was saved. */
 const recordsOf = (value: unknown): ExecutionRecord[] => {
   const records = (value as { records?: unknown } | null)?.records;
-  return Array.isArray(records) ? records : [];
+  if (!Array.isArray(records)) return [];
+  for (const r of records as StoredRecord[]) {
+    if (r.inputOf === undefined) continue;
+    const node = r.nodes?.[r.inputOf];
+    if (node) node.data = r.input;
+    delete r.inputOf;
+  }
+  return records;
 };
 const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 
@@ -170,7 +195,7 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
     save(record: ExecutionRecord): Promise<void> {
       let batch = pending.get(record.workflowId);
       if (!batch) pending.set(record.workflowId, (batch = { json: [], indexedIds: [] }));
-      batch.json.push(JSON.stringify(record));
+      batch.json.push(storedJson(record));
       if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
       const written = new Promise<void>((resolve, reject) => waiters.push([resolve, reject]));
       schedule();
