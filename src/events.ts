@@ -21,6 +21,8 @@ export interface WeirEvents {
   'node:start': { executionId: string; workflowId: string; nodeId: string; type: string; startedAt: string };
   'node:end': { executionId: string; workflowId: string; nodeId: string; type: string; status: string; startedAt: string | null; finishedAt: string | null; error?: { code: string; message: string } };
   'execution:log': { executionId: string; workflowId: string; nodeId: string; message: string; data?: unknown };
+  /** A flow's webhook capture session changed (listening, captured, or back to idle). */
+  'webhook:capture': { id: string; state: 'listening' | 'captured' | 'idle' };
   /** A durable webhook delivery could not run (its flow was unpublished meanwhile, or it failed to start). */
   'webhook:error': { executionId: string; workflowId: string; error: unknown };
   /** Schedules: a run started (`late`: ms after its due time), a run skipped (overlap), a flow that cannot be scheduled or run. */

@@ -128,7 +128,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   weir.agents = createAgents({ storage });
   weir.projects = createProjects({ weir });
   weir.voiceAgents = createVoiceAgents({ storage, config, workflows: weir.workflows, secrets: () => weir.secrets.values() });
-  weir.capture = createCapture({ storage, workflows: weir.workflows });
+  weir.capture = createCapture({ storage, workflows: weir.workflows, bus });
   weir.intake = createIntake({ weir });
   weir.executeFlow = (ref, input) => weir.intake.events.executeFlow(ref, input);
   closers.push(() => weir.intake.close());

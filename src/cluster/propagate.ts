@@ -2,7 +2,7 @@ import type { WeirBus } from '../events.js';
 import type { Cluster } from './index.js';
 
 /** Bus events that change what a host serves; every host of the cluster re-emits them locally. */
-export const PROPAGATED_EVENTS = ['workflow:published', 'workflow:deleted'] as const;
+export const PROPAGATED_EVENTS = ['workflow:published', 'workflow:deleted', 'webhook:capture'] as const;
 
 const CHANNEL = 'events';
 

@@ -1,4 +1,5 @@
 import { WeirError } from '../errors.js';
+import type { WeirBus, WeirEvents } from '../events.js';
 import type { Storages } from '../storage/index.js';
 import type { Workflows } from '../resources/workflows/index.js';
 import { inferSchema, variablePaths } from './infer-schema.js';
@@ -48,10 +49,12 @@ export type Capture = ReturnType<typeof createCapture>;
  * // ... a request arrives at the flow's webhook URL ...
  * const { variables } = await weir.capture.accept('orders')
  */
-export function createCapture(options: { storage: Storages; workflows: Workflows; now?: () => number }) {
+export function createCapture(options: { storage: Storages; workflows: Workflows; bus?: WeirBus; now?: () => number }) {
   const sessions = options.storage.view('cloud', 'webhook-capture');
   const formats = options.storage.view('cloud', 'webhook-format');
   const now = options.now ?? Date.now;
+  /** Tells hosts (this one and, through the cluster, the others) to drop what they cached of the session. */
+  const changed = (id: string, state: WeirEvents['webhook:capture']['state']) => options.bus?.emit('webhook:capture', { id, state });
 
   /** The flow's id by id or name: the draft, else the published copy. */
   async function flowId(ref: string): Promise<string> {
@@ -80,6 +83,7 @@ export function createCapture(options: { storage: Storages; workflows: Workflows
       const t = now();
       const s: CaptureSession = { state: 'listening', startedAt: new Date(t).toISOString(), expiresAt: new Date(t + LISTEN_MS).toISOString() };
       await sessions.setItem(id, s);
+      changed(id, 'listening');
       return statusOf(id, s);
     },
 
@@ -95,6 +99,7 @@ export function createCapture(options: { storage: Storages; workflows: Workflows
       if (statusOf(id, s).state !== 'listening') return false;
       const captured: CapturedRequest = { ...request, capturedAt: new Date(now()).toISOString() };
       await sessions.setItem(id, { state: 'captured', startedAt: s!.startedAt, request: captured });
+      changed(id, 'captured');
       return true;
     },
 
@@ -111,6 +116,7 @@ export function createCapture(options: { storage: Storages; workflows: Workflows
       const format: WebhookFormat = { schema: inferSchema(payload), variables: variablePaths(payload), sample: status.request!, confirmedAt: new Date(now()).toISOString() };
       await formats.setItem(id, format);
       await sessions.removeItem(id);
+      changed(id, 'idle');
       return { id, ...format };
     },
 
@@ -122,6 +128,7 @@ export function createCapture(options: { storage: Storages; workflows: Workflows
         throw new WeirError('RULE', `no session to decline (session is ${status.state})`, { hints: ['start one with `weir workflows webhook-listen <workflow-id>`'] });
       }
       await sessions.removeItem(id);
+      changed(id, 'idle');
       return { id, state: 'idle' };
     },
 

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { WeirBus } from '../events.js';
 import type { Storages } from '../storage/index.js';
 
 /**
@@ -51,6 +52,23 @@ export function fsProbe(dirs: string[]): ChangeProbe {
 
 /** A probe that cannot tell: every read goes to storage. */
 export const noProbe: ChangeProbe = { signature: () => null };
+
+/** What changes the flow caches: writes of this process, and (through the cluster) publish/unpublish and capture of others. */
+const CACHE_EVENTS = ['workflow:created', 'workflow:saved', 'workflow:published', 'workflow:deleted', 'workflow:synced', 'webhook:capture'] as const;
+
+/**
+ * A probe fed by the event bus, for storage whose changes cannot be seen locally (Redis): the signature
+ * moves on every change event (this process's writes, and the publish/unpublish/capture events a cluster
+ * re-emits from other hosts) and at least every `maxAgeMs`, so a change no event announced (a message lost
+ * while Redis reconnected) is seen within that time.
+ * @example
+ * const probe = eventProbe(weir.bus)
+ */
+export function eventProbe(bus: WeirBus, maxAgeMs = 1000): ChangeProbe {
+  let changes = 0;
+  for (const event of CACHE_EVENTS) bus.on(event, () => void changes++);
+  return { signature: () => `${changes}:${Math.floor(performance.now() / maxAgeMs)}` };
+}
 
 /**
  * The probe for prefixes of the `cloud` mount: the fs probe when the mount is weir's own fs driver,

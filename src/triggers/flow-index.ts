@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
 import type { Weir } from '../weir.js';
 import type { CaptureSession } from './capture.js';
-import { cloudProbe, createFreshness, type ChangeProbe } from './changes.js';
+import { cloudProbe, createFreshness, eventProbe, noProbe, type ChangeProbe } from './changes.js';
 
 /** What a webhook token leads to. */
 export interface TokenHit {
@@ -32,8 +32,10 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * A read cache of what the hot path needs (token -> flow, its published config and capture session),
- * valid as long as the storage probe reports no change. The probe runs when a request is handled, so a
- * `publish`, `delete --unpublish` or `webhook-listen` by another process is seen by the next request. A miss
+ * valid as long as the storage probe reports no change. On the fs driver the probe runs when a request is
+ * handled, so a `publish`, `delete --unpublish` or `webhook-listen` by another process is seen by the next
+ * request; on other storage (Redis) the cache follows the change events of this process and of the cluster,
+ * and holds an entry at most a second. A miss
  * looks the token up by its hash (`workflows.idForToken`), as storage keeps it.
  * @example
  * const index = createFlowIndex({ weir })
@@ -41,7 +43,8 @@ const MAX_ENTRIES = 10_000;
  */
 export function createFlowIndex(options: { weir: Weir; probe?: ChangeProbe }): FlowIndex {
   const { weir } = options;
-  const fresh = createFreshness(options.probe ?? cloudProbe(weir.storage, ['workflows', 'workflow-names', 'webhook-tokens', 'webhook-capture']));
+  const probe = options.probe ?? cloudProbe(weir.storage, ['workflows', 'workflow-names', 'webhook-tokens', 'webhook-capture']);
+  const fresh = createFreshness(probe === noProbe ? eventProbe(weir.bus) : probe);
   let generation: number | null = null;
   const tokens = new Map<string, Known | null>();
   const published = new Map<string, PublishedWorkflow | null>();

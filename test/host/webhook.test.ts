@@ -207,4 +207,31 @@ test('a memory-only weir (no home) takes deliveries without a journal', async ()
   await weir.close();
 });
 
+test('storage without a local change probe (memory, Redis): the flow cache follows change events, and holds an entry at most a second', async () => {
+  const weir = await createWeir();
+  const f = await publish(weir, 'cached', { type: 'webhook_trigger', config: { respondImmediately: false } }, [{ id: 'respond-1', type: 'respond', config: { status: 200, body: { ok: true } } }], [{ id: 'e1', source: 'webhook_trigger-1', target: 'respond-1' }]);
+  const host = createHost(weir, { schedules: false });
+  await host.start();
+  const post = () => host.handle({ method: 'POST', path: `/trigger/${f.token}`, query: {}, headers: { 'content-type': 'application/json' }, rawBody: Buffer.from('{"a":1}') });
+  // Reads are cached: twenty requests look the token up in storage once (twice if a second ticks over).
+  let lookups = 0;
+  const idForToken = weir.workflows.idForToken;
+  weir.workflows.idForToken = (token) => (lookups++, idForToken(token));
+  for (let i = 0; i < 20; i++) assert.is((await post()).status, 200);
+  assert.ok(lookups <= 2, `${lookups} lookups`);
+  // A session written behind the managers' backs (nothing announces it) is seen within a second.
+  const sessions = weir.storage.view('cloud', 'webhook-capture');
+  await sessions.setItem(f.id, { state: 'listening', startedAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 60_000).toISOString() });
+  await until(async () => ((await post()).body as any)?.captured === true, 3000, 'the unannounced session');
+  // Changes made through weir announce themselves: seen by the very next request.
+  await weir.capture.decline(f.id);
+  assert.equal((await post()).body, { ok: true });
+  await weir.capture.listen(f.id);
+  assert.equal((await post()).body, { captured: true });
+  await weir.workflows.delete(f.id, { unpublish: true });
+  assert.is((await post()).status, 404);
+  await host.close();
+  await weir.close();
+});
+
 test.run();
