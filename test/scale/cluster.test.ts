@@ -84,6 +84,7 @@ test.before(async () => {
     ids[name] = { id, token: webhookToken };
   }
   ids.live = await publishFlow(homes.a, 'live', webhook(false, { id: 'respond-1', type: 'respond', config: { status: 200, body: { v: 1 } } }));
+  ids.captured = await publishFlow(homes.a, 'captured', webhook(false, { id: 'respond-1', type: 'respond', config: { status: 200, body: { ran: true } } }));
   [hosts.a, hosts.b, hosts.c] = await Promise.all([
     startHost(homes.a, ['--port', '0'], 'A'),
     startHost(homes.b, ['--port', '0'], 'B'),
@@ -128,6 +129,20 @@ test('a publish on host A is live on host B within a second, and so is an unpubl
   const u = Date.now();
   await until('404 on host B', async () => (await fetch(url, { method: 'POST' })).status === 404, 1000, 20);
   assert.ok(Date.now() - t < 3000 && Date.now() - u < 1000);
+});
+
+test('a capture session started from the CLI on home A catches host B\'s next request within a second', async () => {
+  const url = `${hosts.b.url}/trigger/${ids.captured.token}`;
+  const send = async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":1}' })).json();
+  assert.equal(await send(), { ran: true }); // host B has the flow cached now
+  const listening = await weirCli(homes.a, ['workflows', 'webhook-listen', ids.captured.id]);
+  assert.is(listening.code, 0, listening.stderr);
+  const t = Date.now();
+  await until('the capture on host B', async () => (await send()).captured === true, 1000, 20);
+  assert.ok(Date.now() - t < 1000);
+  const declined = await weirCli(homes.a, ['workflows', 'webhook-decline', ids.captured.id]);
+  assert.is(declined.code, 0, declined.stderr);
+  await until('the flow running again on host B', async () => (await send()).ran === true, 1000, 20);
 });
 
 test('Respond answers reach the caller from whichever worker ran the flow', async () => {
