@@ -47,23 +47,23 @@ http.createServer((req, res) => {
 `;
 
 // (a) + durability and nothing else: each accepted body is appended to one O_DSYNC file in batches (the
-// requests read in one loop turn share a write, up to 4 writes in flight) and answered once its batch is on
+// requests read in one loop turn share a write, one write in flight) and answered once its batch is on
 // disk, as weir's journal does; no routing, ids, dedupe, replay or execution.
 const DURABLE_FLOOR_SERVER = `
 const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
 const fd = fs.openSync(path.join(process.argv[1], 'floor.log'), fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_DSYNC);
-let size = 0, queue = [], inflight = 0, scheduled = false, n = 0;
+let size = 0, queue = [], writing = false, scheduled = false, n = 0;
 function pump() {
-  if (scheduled || inflight >= 4 || !queue.length) return;
+  if (scheduled || writing || !queue.length) return;
   scheduled = true;
   setImmediate(() => {
     scheduled = false;
     const batch = queue; queue = [];
     const data = Buffer.from('\\n' + batch.map((b) => b.line).join(''));
-    const at = size; size += data.length; inflight++;
-    fs.write(fd, data, 0, data.length, at, () => { inflight--; for (const b of batch) b.done(); pump(); });
+    const at = size; size += data.length; writing = true;
+    fs.write(fd, data, 0, data.length, at, () => { writing = false; for (const b of batch) b.done(); pump(); });
   });
 }
 http.createServer((req, res) => {

@@ -67,8 +67,12 @@ async function closeSegment(fh: FileHandle, used: number): Promise<void> {
   }
 }
 
-/** Batches written and flushed at once. */
-const MAX_INFLIGHT = 4;
+/**
+ * Batches written and flushed at once. One: with more in flight the same deliveries went out in smaller
+ * batches, so more writes, flushes and thread-pool wake-ups (measured against 4 at a fixed 9,000 req/s,
+ * interleaved: 81-84 against 91-96 µs of host CPU per durable 200, p99 the same).
+ */
+const MAX_INFLIGHT = 1;
 
 /**
  * An append-only journal with group commit. Records queue in memory; one writer turns each queue into one
@@ -194,8 +198,8 @@ export function createJournal(options: JournalOptions): Journal {
 
   /**
    * Starts batches: everything queued becomes one batch, up to MAX_INFLIGHT batches write and flush at once
-   * (a slow disk write does not hold back the requests that arrive meanwhile). A rotation waits until no
-   * batch is in flight. setImmediate lets the requests already read in this loop turn join the batch.
+   * (what arrives meanwhile waits and goes out together as the next batch). A rotation waits until no batch
+   * is in flight. setImmediate lets the requests already read in this loop turn join the batch.
    */
   function pump(): void {
     if (scheduled || rotating || !fh || inflight.size >= MAX_INFLIGHT || (!queue.length && !rotateNext)) return;
