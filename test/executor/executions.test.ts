@@ -46,11 +46,17 @@ test('every run is recorded; listing is newest first per workflow; get returns n
   await weir.close();
 });
 
-test('runs that end together share one stored batch; each is found by id from a new instance', async () => {
+/** A weir on a fresh home with a flow `name`: manual trigger -> set-1 setting `n` to `expression`. */
+async function homeWithSetFlow(name: string, expression: string) {
   const home = tmpDir();
   const weir = await createWeir({ home, env: {} });
-  const { id } = await weir.workflows.create('batched');
-  await weir.workflows.save(id, chain([{ id: 'set-1', type: 'set', config: { values: { n: '{{ $input.n }}' } } }]));
+  const { id } = await weir.workflows.create(name);
+  await weir.workflows.save(id, chain([{ id: 'set-1', type: 'set', config: { values: { n: expression } } }]));
+  return { home, weir, id };
+}
+
+test('runs that end together share one stored batch; each is found by id from a new instance', async () => {
+  const { home, weir, id } = await homeWithSetFlow('batched', '{{ $input.n }}');
   const runs = await Promise.all(Array.from({ length: 200 }, (_, n) => weir.run(id, { n })));
   const given = await weir.run(id, { n: 'given' }, { executionId: 'order-4711' });
   await weir.close();
@@ -66,10 +72,7 @@ test('runs that end together share one stored batch; each is found by id from a 
 });
 
 test('a trigger\'s output (the run\'s input) is stored once and read back as it ran, key order included', async () => {
-  const home = tmpDir();
-  const weir = await createWeir({ home, env: {} });
-  const { id } = await weir.workflows.create('input-once');
-  await weir.workflows.save(id, chain([{ id: 'set-1', type: 'set', config: { values: { n: '{{ $input.marker }}' } } }]));
+  const { home, weir, id } = await homeWithSetFlow('input-once', '{{ $input.marker }}');
   const ran = await weir.run(id, { marker: 'only-once-on-disk', nested: { list: [1, 2] } });
   await weir.close();
   const stored = filesUnder(join(home, 'cloud', 'executions')).join('');
