@@ -1,0 +1,43 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createRunner } from '../../src/triggers/runner.js';
+
+test('tasks submitted in one loop turn start together after it, at most `concurrency` at once', async () => {
+  const runner = createRunner({ concurrency: 3 });
+  const started: number[] = [];
+  const release: Array<() => void> = [];
+  const done = [1, 2, 3, 4, 5].map((n) => runner.run(() => new Promise<number>((r) => (started.push(n), release.push(() => r(n))))));
+  await Promise.resolve();
+  assert.equal(started, [], 'nothing starts within the turn that submitted it');
+  assert.is(runner.size, 5);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(started, [1, 2, 3]);
+  release.splice(0).forEach((f) => f());
+  await new Promise((r) => setImmediate(r));
+  assert.equal(started, [1, 2, 3, 4, 5], 'a freed slot starts the next task at once');
+  const drained = runner.drain();
+  release.splice(0).forEach((f) => f());
+  assert.equal(await Promise.all(done), [1, 2, 3, 4, 5]);
+  await drained;
+  assert.is(runner.size, 0);
+});
+
+test('startInBatches: false starts each task as it is submitted', async () => {
+  const runner = createRunner({ startInBatches: false });
+  let started = false;
+  const done = runner.run(async () => void (started = true));
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.ok(started);
+  await done;
+});
+
+test('drain waits for tasks submitted but not started yet', async () => {
+  const runner = createRunner();
+  let ran = false;
+  void runner.run(async () => void (ran = true));
+  await runner.drain();
+  assert.ok(ran);
+});
+
+test.run();
