@@ -4,6 +4,7 @@ import { parseBody, parseBodyWithJson } from '../host/body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
 import { sha256 } from '../util/ids.js';
+import { rememberJsonText } from '../util/json-text.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { Weir } from '../weir.js';
 import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
@@ -121,6 +122,8 @@ export function createWebhooks(options: WebhooksOptions) {
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
       const body = parseBodyWithJson(req.headers['content-type'], req.rawBody);
       const input = { body: body.value, headers: req.headers, query: req.query, method: req.method };
+      const text = body.json === undefined ? undefined : inputJson(input, body.json);
+      if (text !== undefined) rememberJsonText(input, text);
       if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
@@ -146,7 +149,7 @@ export function createWebhooks(options: WebhooksOptions) {
         const delivery: Delivery = { id, workflowId: hit.id, input, at: Date.now() };
         if (weir.queue) await enqueueExecution(weir, { workflow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {
-          await deliveries.accept(delivery, key ? { key, exp } : undefined, deliveries.durable && body.json !== undefined ? inputJson(input, body.json) : undefined);
+          await deliveries.accept(delivery, key ? { key, exp } : undefined, text);
           backlog.push(delivery);
         }
         const answer: Answer = { status: 200, body: { executionId: delivery.id } };

@@ -61,6 +61,23 @@ test('JSON, form, text and empty bodies; headers lower case; query strings kept'
   assert.equal(empty.json.body, {});
 });
 
+test('a JSON body is stored in the execution record as it was parsed (pretty-printed, escaped, unicode)', async () => {
+  const body = '{\n  "text": "line\\nbreak \\"quoted\\" \\u00e9t\u00e9",\r\n  "n": 1.50, "list": [ {"a": null} ],\n  "input": 0\n}';
+  const r = await send(`${hook('echo')}?q=1`, { body, headers: { 'content-type': 'application/json', 'x-note': 'ok' } });
+  assert.is(r.status, 200);
+  const id = r.headers.get('x-execution-id')!;
+  // Read back by a second instance, from storage, once the record is written.
+  const reader = await createWeir({ home: host.home });
+  try {
+    const stored = await until(() => reader.executions.get(id).catch(() => null));
+    assert.equal(stored.input, { body: JSON.parse(body), headers: r.json.headers, query: { q: '1' }, method: 'POST' });
+    assert.equal(stored.nodes['webhook_trigger-1'].data, stored.input);
+    assert.equal(Object.keys(stored), Object.keys(await host.weir.executions.get(id)));
+  } finally {
+    await reader.close();
+  }
+});
+
 test('malformed JSON: 400 with a message, and the flow does not run', async () => {
   const before = (await host.weir.executions.list({ workflowId: flows.echo.id, limit: 1000 })).length;
   const r = await send(hook('echo'), { body: '{"a": 1,', headers: { 'content-type': 'application/json' } });

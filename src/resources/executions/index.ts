@@ -3,6 +3,7 @@ import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
+import { jsonTextOf } from '../../util/json-text.js';
 import { startTimeOf } from './ids.js';
 
 export { newExecutionId, startTimeOf } from './ids.js';
@@ -49,18 +50,32 @@ const parseBatch = (key: string): Batch | null => {
 /** A record as stored: `inputOf` names the node whose output is the run's input, written once (as `input`). */
 type StoredRecord = ExecutionRecord & { inputOf?: string };
 
+/** Stands for the input in a record serialized without it. */
+const INPUT_SLOT = '"input":0,';
+
 /**
  * The JSON of a record to store. A trigger node outputs the run's input as is, so a record would hold the
  * input twice: that node's data is left out and named by `inputOf` instead (the input is most of a webhook
- * run's record, headers included).
+ * run's record, headers included). An input whose JSON text is known (a webhook body that arrived as JSON)
+ * is written from that text, which saves serializing it again (a third of a webhook record's cost).
  */
 function storedJson(record: ExecutionRecord): string {
+  const inputText = jsonTextOf(record.input);
+  let stored: StoredRecord = inputText === undefined ? record : { ...record, input: 0 };
   for (const id in record.nodes) {
     const node = record.nodes[id];
     if (node.data !== record.input || record.input === null || typeof record.input !== 'object') continue;
-    return JSON.stringify({ ...record, nodes: { ...record.nodes, [id]: { ...node, data: null } }, inputOf: id });
+    stored = { ...stored, nodes: { ...record.nodes, [id]: { ...node, data: null } }, inputOf: id };
+    break;
   }
-  return JSON.stringify(record);
+  const json = JSON.stringify(stored);
+  if (inputText === undefined) return json;
+  // In JSON text a raw quote only opens or closes a key or a string, so the first match is the input's slot
+  // (none only for a record whose input is its last key).
+  const slot = json.indexOf(INPUT_SLOT);
+  if (slot < 0) return JSON.stringify({ ...stored, input: record.input });
+  const at = slot + INPUT_SLOT.length - 2;
+  return `${json.slice(0, at)}${inputText}${json.slice(at + 1)}`;
 }
 
 /** The records of a stored batch, each as it was saved. */
