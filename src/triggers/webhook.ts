@@ -4,7 +4,7 @@ import { parseBody, parseBodyWithJson } from '../host/body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
 import { sha256 } from '../util/ids.js';
-import { rememberJsonText } from '../util/json-text.js';
+import { CarriesJson } from '../util/json-text.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { Weir } from '../weir.js';
 import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
@@ -121,9 +121,8 @@ export function createWebhooks(options: WebhooksOptions) {
       if (!trigger) throw notFound();
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
       const body = parseBodyWithJson(req.headers['content-type'], req.rawBody);
-      const input = { body: body.value, headers: req.headers, query: req.query, method: req.method };
-      const text = body.json === undefined ? undefined : inputJson(input, body.json);
-      if (text !== undefined) rememberJsonText(input, text);
+      const text = body.json === undefined ? undefined : inputJson(req, body.json);
+      const input = new WebhookInput(body.value, req.headers, req.query, req.method, text);
       if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
@@ -179,6 +178,19 @@ export function createWebhooks(options: WebhooksOptions) {
       return backlog.size;
     },
   };
+}
+
+/** A delivery's input, `{ body, headers, query, method }`, carrying its JSON text when the body arrived as JSON. */
+class WebhookInput extends CarriesJson {
+  constructor(
+    public body: unknown,
+    public headers: HostRequest['headers'],
+    public query: HostRequest['query'],
+    public method: string,
+    json: string | undefined,
+  ) {
+    super(json);
+  }
 }
 
 /** The JSON text of a delivery's input, its body taken from the request's own JSON text. */

@@ -1,20 +1,22 @@
 /**
- * JSON texts that are known for values, so code that serializes such a value can reuse the text: a webhook
- * input whose body arrived as JSON is written into its execution record (and the journal) from the
- * request's own text instead of being serialized again. Weak: an entry lives as long as its value. The
- * text must parse to the value as it was when remembered (a value changed afterwards no longer matches).
+ * A value that carries its own JSON text, so code that serializes it can reuse the text: a webhook input
+ * whose body arrived as JSON is written into the journal and its execution record from the request's own
+ * text instead of being serialized again. The text is a private field: JSON, spreads, `Object.keys` and
+ * copies do not see it, so a copy (a masked record) is serialized as usual. Cheaper than a WeakMap, whose
+ * `set` costs about 20 times the object's allocation.
  * @example
- * rememberJsonText(input, text)
- * jsonTextOf(input) // text
+ * class Input extends CarriesJson { constructor(public a: number, json?: string) { super(json) } }
+ * CarriesJson.textOf(new Input(1, '{"a":1}')) // '{"a":1}'
  */
-const texts = new WeakMap<object, string>();
+export abstract class CarriesJson {
+  readonly #json: string | undefined;
 
-/** Remembers `text` as the JSON of `value`. */
-export function rememberJsonText(value: object, text: string): void {
-  texts.set(value, text);
-}
+  protected constructor(json: string | undefined) {
+    this.#json = json;
+  }
 
-/** The JSON text remembered for `value`, if any. */
-export function jsonTextOf(value: unknown): string | undefined {
-  return value !== null && typeof value === 'object' ? texts.get(value) : undefined;
+  /** The JSON text `value` carries, if any. */
+  static textOf(value: unknown): string | undefined {
+    return value instanceof CarriesJson ? value.#json : undefined;
+  }
 }

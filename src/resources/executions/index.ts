@@ -3,7 +3,7 @@ import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
-import { jsonTextOf } from '../../util/json-text.js';
+import { CarriesJson } from '../../util/json-text.js';
 import { startTimeOf } from './ids.js';
 
 export { newExecutionId, startTimeOf } from './ids.js';
@@ -60,7 +60,7 @@ const INPUT_SLOT = '"input":0,';
  * is written from that text, which saves serializing it again (a third of a webhook record's cost).
  */
 function storedJson(record: ExecutionRecord): string {
-  const inputText = jsonTextOf(record.input);
+  const inputText = CarriesJson.textOf(record.input);
   let stored: StoredRecord = inputText === undefined ? record : { ...record, input: 0 };
   for (const id in record.nodes) {
     const node = record.nodes[id];
