@@ -4,10 +4,10 @@
 // least a durable intake can do: (a) plus a group-commit O_DSYNC append before each 200, which
 // shows what durability alone costs on this disk and CPU. Each server runs in its own
 // child process. The machine's speed drifts over minutes (other tenants), so (a) to (d) are measured in
-// interleaved rounds and the medians of each round's ratios are reported. Each round starts the host on a
-// fresh copy of the home: the deliveries (b) accepted but had not run yet would otherwise run during the
-// next round's (a). Host RSS is read after each round's load. Then 10,000 schedules on one timer: how late
-// each fires against its due time.
+// interleaved rounds and the medians of each round's ratios are reported. Each round starts a host on a
+// fresh copy of the home for (b) and another for (c): the deliveries (b) accepted but had not run yet would
+// otherwise run during (c) and the next round's (a). Host RSS is read after each load. Then 10,000
+// schedules on one timer: how late each fires against its due time.
 import { closeSync, cpSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
@@ -151,11 +151,18 @@ for (let i = 0; i < rounds; i++) {
   if (roundHome) rmSync(roundHome, { recursive: true, force: true });
   roundHome = join(home, `round-${i}`);
   cpSync(join(home, 'template'), roundHome, { recursive: true });
-  const host = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json']);
-  const b = await load(`${host.url}/trigger/${fast.webhookToken}`, host.child.pid!);
-  const c = await load(`${host.url}/trigger/${sync.webhookToken}`, host.child.pid!);
-  measured.push({ a, b, c, d, rss: rssMb(host.child.pid!) });
-  await stop(host.child);
+  const durable = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json']);
+  const b = await load(`${durable.url}/trigger/${fast.webhookToken}`, durable.child.pid!);
+  const rssB = rssMb(durable.child.pid!);
+  await stop(durable.child);
+  // (c) on a host of its own: on (b)'s host it would share the CPU with the executions (b) deferred.
+  const respondHome = join(home, `respond-${i}`);
+  cpSync(join(home, 'template'), respondHome, { recursive: true });
+  const responding = await start([cli, 'serve', '--home', respondHome, '--port', '0', '--json']);
+  const c = await load(`${responding.url}/trigger/${sync.webhookToken}`, responding.child.pid!);
+  measured.push({ a, b, c, d, rss: Math.max(rssB, rssMb(responding.child.pid!)) });
+  await stop(responding.child);
+  rmSync(respondHome, { recursive: true, force: true });
 }
 await stop(raw.child);
 await stop(floor.child);
