@@ -39,7 +39,11 @@ export function createDeliveryQueue(keep = 1000): Fifo<Delivery> {
       tail -= head;
       head = 0;
     }
-    nums.set([index, pos.offset, pos.length, d.replayed ? 1 : 0], tail * SLOTS);
+    const at = tail * SLOTS;
+    nums[at] = index;
+    nums[at + 1] = pos.offset;
+    nums[at + 2] = pos.length;
+    nums[at + 3] = d.replayed ? 1 : 0;
     tail++;
   }
 

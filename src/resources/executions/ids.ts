@@ -7,6 +7,9 @@ const PATTERN = new RegExp(`^exec_([${ALPHABET}]{${TIME_CHARS}})[${ALPHABET}]{${
 
 let pool = Buffer.alloc(0);
 let at = 0;
+// The time part of the last id: a busy host makes many ids per millisecond.
+let lastMs = -1;
+let lastPrefix = '';
 
 /**
  * A new execution id, `exec_<start time><random>`: the start time lets a lookup by id read only the record
@@ -15,8 +18,13 @@ let at = 0;
  * newExecutionId() // 'exec_1kf3q8v2ma8g4gt2zaqe'
  */
 export function newExecutionId(now = Date.now()): string {
-  let out = 'exec_';
-  for (let i = TIME_CHARS - 1; i >= 0; i--) out += ALPHABET[Math.floor(now / 32 ** i) % 32];
+  if (now !== lastMs) {
+    let prefix = 'exec_';
+    for (let i = TIME_CHARS - 1; i >= 0; i--) prefix += ALPHABET[Math.floor(now / 32 ** i) % 32];
+    lastMs = now;
+    lastPrefix = prefix;
+  }
+  let out = lastPrefix;
   if (at + RANDOM_CHARS > pool.length) {
     pool = randomBytes(4096);
     at = 0;
