@@ -7,6 +7,7 @@ import { createHost, type Host, type HostOptions } from '../../src/host/index.js
 import { DEFAULT_PORT } from '../../src/host/serve-info.js';
 import type { Weir } from '../../src/weir.js';
 import { DEFAULT_MAX_BODY, readBody } from './body.js';
+import { createTurnGate } from '../../src/util/turn-gate.js';
 import { sendResponse, toHostRequest } from './transport.js';
 
 export { readBody, DEFAULT_MAX_BODY } from './body.js';
@@ -36,6 +37,12 @@ export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?
 /**
  * A request listener for node:http / node:https, mountable in an existing app: paths the host does not
  * own go to `next()` when one is given (Express/Connect style), else get the 404 JSON answer.
+ *
+ * Requests whose bodies were read during one event-loop turn are handled together once the loop has read
+ * every ready socket: a busy host then parses a run of requests, handles a run, answers a run, instead of
+ * alternating per request, and spends less CPU on each (the same code stays in the CPU's caches).
+ * Measured with 32 connections on 2 cores: durable webhook intake 8,517 -> 9,680 req/s, a Respond flow
+ * 5,998 -> 6,585 (interleaved runs, medians of 4). A lone request waits one loop turn more.
  * @example
  * const weirListener = createListener(weir)
  * http.createServer((req, res) => weirListener(req, res, () => myApp(req, res))).listen(3000)
@@ -52,6 +59,7 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   let active = 0;
   let closing = false;
   let idle: Array<() => void> = [];
+  const nextTurn = createTurnGate();
 
   async function serveOne(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let rawBody: Buffer;
@@ -66,6 +74,7 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
     }
     try {
       if (!started) await ready;
+      await nextTurn();
       const out = await host.handle(toHostRequest(req, res, rawBody, publicUrl));
       if (!res.destroyed) sendResponse(res, out, closing ? { connection: 'close' } : undefined);
     } catch (err) {

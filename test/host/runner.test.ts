@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRunner } from '../../src/triggers/runner.js';
+import { createTurnGate } from '../../src/util/turn-gate.js';
 
 test('tasks submitted in one loop turn start together after it, at most `concurrency` at once', async () => {
   const runner = createRunner({ concurrency: 3 });
@@ -38,6 +39,23 @@ test('drain waits for tasks submitted but not started yet', async () => {
   void runner.run(async () => void (ran = true));
   await runner.drain();
   assert.ok(ran);
+});
+
+test('the turn gate: callers of one turn share one opening, after the turn; the next turn gets a new one', async () => {
+  const nextTurn = createTurnGate();
+  const order: string[] = [];
+  const first = nextTurn().then(() => order.push('gate'));
+  assert.is(nextTurn(), nextTurn(), 'one promise per turn');
+  const a = nextTurn();
+  setImmediate(() => order.push('immediate queued after the gate'));
+  await Promise.resolve();
+  assert.equal(order, [], 'closed within the turn');
+  await Promise.all([first, a]);
+  assert.equal(order, ['gate']);
+  const later = nextTurn();
+  assert.is.not(later, a, 'a new turn, a new gate');
+  await later;
+  assert.equal(order, ['gate', 'immediate queued after the gate']);
 });
 
 test.run();
