@@ -1,3 +1,4 @@
+import { CarriesJson } from '../util/json-text.js';
 import { createDedupe, type Answer, type Dedupe } from './dedupe.js';
 import { createJournal, type Journal, type JournalRecord, type Position } from './journal.js';
 
@@ -34,10 +35,10 @@ export interface Deliveries {
   /** Opens the journal and returns the deliveries that were accepted but never finished. */
   open(): Promise<Delivery[]>;
   /**
-   * Records a delivery; resolves once it is on disk (then, and only then, may the caller get its 200).
-   * `inputJson` is the input's JSON text when the caller has it cheaper than serializing the input.
+   * Records a delivery; resolves once it is on disk (then, and only then, may the caller get its 200). An
+   * input that carries its JSON text ({@link CarriesJson}) is written from that text.
    */
-  accept(delivery: Delivery, idempotency?: { key: string; exp: number }, inputJson?: string): Promise<void>;
+  accept(delivery: Delivery, idempotency?: { key: string; exp: number }): Promise<void>;
   /** The delivery with its input, read back from the journal when only its position was held in memory. */
   load(delivery: Delivery): Promise<Delivery>;
   /** Marks a delivery's execution as finished: its journal segment may go. */
@@ -100,11 +101,12 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
     dedupe,
     durable: !!options.dir,
     open: ensureOpen,
-    async accept(delivery, idempotency, inputJson) {
+    async accept(delivery, idempotency) {
       if (!options.dir) return;
       if (!opened) await ensureOpen();
       const key = idempotency ? `,"key":${JSON.stringify(idempotency.key)},"exp":${idempotency.exp}` : '';
-      const line = `{"k":"d","id":${JSON.stringify(delivery.id)},"wf":${JSON.stringify(delivery.workflowId)},"at":${delivery.at}${key},"in":${inputJson ?? JSON.stringify(delivery.input ?? null)}}`;
+      const input = CarriesJson.textOf(delivery.input) ?? JSON.stringify(delivery.input ?? null);
+      const line = `{"k":"d","id":${JSON.stringify(delivery.id)},"wf":${JSON.stringify(delivery.workflowId)},"at":${delivery.at}${key},"in":${input}}`;
       delivery.pos = await journal!.append(line, { pin: true });
     },
     async load(delivery) {

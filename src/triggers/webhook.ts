@@ -121,8 +121,7 @@ export function createWebhooks(options: WebhooksOptions) {
       if (!trigger) throw notFound();
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
       const body = parseBodyWithJson(req.headers['content-type'], req.rawBody);
-      const text = body.json === undefined ? undefined : inputJson(req, body.json);
-      const input = new WebhookInput(body.value, req.headers, req.query, req.method, text);
+      const input = new WebhookInput(body.value, req.headers, req.query, req.method, body.json);
       if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
@@ -148,7 +147,7 @@ export function createWebhooks(options: WebhooksOptions) {
         const delivery: Delivery = { id, workflowId: hit.id, input, at: Date.now() };
         if (weir.queue) await enqueueExecution(weir, { workflow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {
-          await deliveries.accept(delivery, key ? { key, exp } : undefined, text);
+          await deliveries.accept(delivery, key ? { key, exp } : undefined);
           backlog.push(delivery);
         }
         const answer: Answer = { status: 200, body: { executionId: delivery.id } };
@@ -180,22 +179,25 @@ export function createWebhooks(options: WebhooksOptions) {
   };
 }
 
-/** A delivery's input, `{ body, headers, query, method }`, carrying its JSON text when the body arrived as JSON. */
-class WebhookInput extends CarriesJson {
+/**
+ * A delivery's input, `{ body, headers, query, method }`. When the body arrived as JSON (`bodyJson`, on one
+ * line) it carries its own JSON text, built from the request's text, for the journal and the execution record.
+ */
+export class WebhookInput extends CarriesJson {
   constructor(
     public body: unknown,
     public headers: HostRequest['headers'],
     public query: HostRequest['query'],
     public method: string,
-    json: string | undefined,
+    bodyJson?: string,
   ) {
-    super(json);
+    super(
+      bodyJson === undefined
+        ? undefined
+        : `{"body":${bodyJson},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)}}`,
+    );
   }
 }
-
-/** The JSON text of a delivery's input, its body taken from the request's own JSON text. */
-export const inputJson = (input: { headers: unknown; query: unknown; method: string }, bodyJson: string): string =>
-  `{"body":${bodyJson},"headers":${JSON.stringify(input.headers)},"query":${JSON.stringify(input.query)},"method":${JSON.stringify(input.method)}}`;
 
 /** A captured body: parsed like a delivery's, but a malformed JSON body is kept as its text. */
 function captureBody(req: HostRequest): unknown {
