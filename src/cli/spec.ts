@@ -62,10 +62,12 @@ const pad = (rows: string[][]): string => {
   return rows.map(([a, b]) => `  ${a.padEnd(width)}  ${b}`).join('\n');
 };
 
-const argWords = (c: CommandSpec) =>
+/** A command's positional arguments as usage words: `<required> [optional] [rest]...`. */
+export const argWords = (c: CommandSpec) =>
   (c.args ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`) + (a.variadic ? '...' : '')).join(' ');
 
-const flagWords = (name: string, f: FlagSpec) =>
+/** A flag as usage words: `-n, --name <value>`. */
+export const flagWords = (name: string, f: FlagSpec) =>
   `${f.alias ? `-${f.alias}, ` : ''}--${name}${f.type === 'boolean' ? '' : ` <${f.placeholder ?? (f.type === 'number' ? 'n' : 'value')}>`}`;
 
 /** Usage of a group: its commands and subgroups with their arguments. */
