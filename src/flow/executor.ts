@@ -10,6 +10,7 @@ import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, RunOptions, RunSt
 import { emitSafely, walk } from './walk.js';
 import { createClock } from '../util/clock.js';
 import { newExecutionId } from '../resources/executions/ids.js';
+import { noMask, type Masker } from './masking.js';
 
 export interface ExecutorOptions {
   nodes: NodeRegistry;
@@ -32,7 +33,7 @@ export type Executor = ReturnType<typeof createExecutor>;
  * young-generation GC and was copied and promoted (measured: about 1 MB promoted per scavenge under load).
  */
 class Run implements RunState {
-  mask: <T>(value: T) => T = (value) => value;
+  mask: Masker = noMask;
   answer?: RunState['answer'];
   failure?: RunState['failure'];
   #controller?: AbortController;
@@ -124,7 +125,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       },
     };
     const log = (nodeId: string, message: string, data?: unknown) =>
-      emitSafely(bus, 'execution:log', state.mask({ executionId: record.id, workflowId: workflow.id, nodeId, message, ...(data === undefined ? {} : { data }) }));
+      emitSafely(bus, 'execution:log', { executionId: record.id, workflowId: workflow.id, nodeId, message: state.mask(message), ...(data === undefined ? {} : { data: state.mask(data) }) });
     try {
       const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log, now });
       const failure = state.failure;

@@ -45,7 +45,7 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       if (p.since > due) break;
       if (p.saved) continue;
       p.saved = true;
-      if (run.record.status === 'running') executions.save(run.mask(run.record)).catch(() => {});
+      if (run.record.status === 'running') executions.save(run.mask.record(run.record)).catch(() => {});
     }
     if (!running.size && sweeper) {
       clearInterval(sweeper);
@@ -55,7 +55,7 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
   return {
     start(run: RunState) {
       // What a read of a running run gets: a copy, as if read back from storage.
-      const view = () => JSON.parse(JSON.stringify(run.mask(run.record))) as ExecutionRecord;
+      const view = () => JSON.parse(JSON.stringify(run.mask.record(run.record))) as ExecutionRecord;
       executions.track(run.record.id, run.record.workflowId, view);
       running.set(run, { view, since: performance.now(), saved: false });
       if (!sweeper) {
@@ -67,7 +67,7 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       const p = running.get(run);
       running.delete(run);
       try {
-        await executions.save(run.mask(run.record));
+        await executions.save(run.mask.record(run.record));
       } finally {
         if (p) executions.untrack(run.record.id, p.view);
       }

@@ -11,7 +11,8 @@ export * from './types.js';
 export { createExecutor, type Executor, type ExecutorOptions } from './executor.js';
 export { createHooks, callHooks } from './hooks.js';
 export { flowChecks } from './checks.js';
-export { allowedEnv, createMasker } from './secrets.js';
+export { allowedEnv } from './secrets.js';
+export { createMasker, type Masker } from './masking.js';
 
 /** Options of `weir.run`: everything of `executor.run` but the workflow, which is looked up. */
 export interface WeirRunOptions extends Partial<Omit<RunOptions, 'workflow' | 'input'>> {

@@ -1,3 +1,4 @@
+import { createMasker, type Masker } from './masking.js';
 import type { RunState } from './types.js';
 
 /**
@@ -19,28 +20,6 @@ export function allowedEnv(env: Record<string, string | undefined>, allow: reado
   return out;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * A function returning a deep copy of a value with every occurrence of a secret value (in strings and keys)
- * replaced by `***`; identity when there are no secrets.
- * @example
- * createMasker(['s3cr3t'])({ auth: 'Bearer s3cr3t' }) // { auth: 'Bearer ***' }
- */
-export function createMasker(secrets: readonly string[]): <T>(value: T) => T {
-  const values = secrets.filter((s) => typeof s === 'string' && s.length > 0).sort((a, b) => b.length - a.length);
-  if (values.length === 0) return (v) => v;
-  const pattern = new RegExp(values.map(escapeRegExp).join('|'), 'g');
-  const maskText = (s: string) => s.replace(pattern, '***');
-  const mask = (v: unknown): unknown => {
-    if (typeof v === 'string') return maskText(v);
-    if (Array.isArray(v)) return v.map(mask);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [maskText(k), mask(x)]));
-    return v;
-  };
-  return mask as <T>(value: T) => T;
-}
-
 /**
  * Lifecycle hooks that put organization secrets into `$env` (secrets win over environment variables) and
  * mask their values in everything recorded or logged.
@@ -50,12 +29,18 @@ export function createMasker(secrets: readonly string[]): <T>(value: T) => T {
  * hooks['execution:end'].unshift(secrets.end)
  */
 export function secretHooks(values: () => Readonly<Record<string, string>> | Promise<Record<string, string>> | undefined) {
+  // The values object stays the same while the secrets are unchanged, so the merged env and the masker
+  // (a compiled pattern) are made once per change, not per run.
+  let last: { secrets: Readonly<Record<string, string>>; base: RunState['env']; env: RunState['env']; mask: Masker } | null = null;
   const apply = (run: RunState, secrets: Readonly<Record<string, string>> | undefined) => {
     if (!secrets) return;
-    const list = Object.values(secrets);
-    if (!list.length) return;
-    run.env = Object.freeze({ ...run.env, ...secrets });
-    run.mask = createMasker(list);
+    if (last?.secrets !== secrets || last.base !== run.env) {
+      const list = Object.values(secrets);
+      if (!list.length) return;
+      last = { secrets, base: run.env, env: Object.freeze({ ...run.env, ...secrets }), mask: createMasker(list) };
+    }
+    run.env = last.env;
+    run.mask = last.mask;
   };
   return {
     /** Synchronous when the values are at hand (no promise per run). */
@@ -65,7 +50,7 @@ export function secretHooks(values: () => Readonly<Record<string, string>> | Pro
       apply(run, found);
     },
     end(run: RunState) {
-      run.record = run.mask(run.record);
+      run.record = run.mask.record(run.record);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FlowConfig } from '../resources/workflows/types.js';
+import type { Masker } from './masking.js';
 
 export type ExecutionStatus = 'queued' | 'running' | 'success' | 'error' | 'cancelled';
 export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow';
@@ -81,8 +82,8 @@ export interface RunState {
   options: RunOptions;
   /** `$env` of this run (allowed environment variables, then secrets). */
   env: Record<string, string | undefined>;
-  /** Returns a value with secret values replaced by `***` (identity until a hook sets it). */
-  mask<T>(value: T): T;
+  /** Masks secret values in data and in the record's data fields (identity until a hook sets it). */
+  mask: Masker;
   /** The first Respond node's answer. */
   answer?: RespondAnswer;
   /** Set when the execution stops on an error or is cancelled. */

@@ -118,7 +118,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
     if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
     records[node.info.id] = rec;
     last = node.info.id;
-    if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: rec.error } : {}) });
+    if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: { ...rec.error, message: run.mask(rec.error.message) } } : {}) });
     if (run.failure) return;
     for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === handle, node, rec.data);
   }
