@@ -42,10 +42,10 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
  * Bun.serve({ fetch: weirFetch })
  */
 export function createFetchHandler(weir: Weir, options: FetchHandlerOptions = {}): FetchHandler {
+  const mount = createMount(options.prefix);
   const host = options.host ?? createHost(weir, options);
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
-  const mount = createMount(options.prefix);
   const base = mount.base || undefined;
   const ready = host.start().then(() => undefined);
   ready.catch(() => {}); // reported through `ready` to whoever awaits it; requests then fail one by one

@@ -27,6 +27,9 @@ export {
 } from '../../src/host/index.js';
 export { DEFAULT_PORT };
 
+/** Where a request goes inside weir, known before its body is read. */
+type Target = Omit<RequestParts, 'rawBody' | 'headers'>;
+
 /** Options of {@link createListener}. */
 export interface ListenerOptions extends HostOptions, MountOptions {
   /** The URL the host is reachable at from outside (behind a proxy); default `publicUrl` of weir.config.json. */
@@ -65,10 +68,10 @@ export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?
  * http.createServer((req, res) => weirListener(req, res, () => myApp(req, res))).listen(3000)
  */
 export function createListener(weir: Weir, options: ListenerOptions = {}): Listener {
+  const mount = createMount(options.prefix);
   const host = options.host ?? createHost(weir, options);
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
-  const mount = createMount(options.prefix);
   let started = false;
   const ready = host.start().then(() => {
     started = true;
@@ -83,7 +86,7 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   let warned = false;
 
   /** Reads the body, or takes what a body parser left (once per listener warning that it was rebuilt). */
-  async function bodyOf(req: IncomingMessage, target: Omit<RequestParts, 'rawBody' | 'headers'>): Promise<RequestParts> {
+  async function bodyOf(req: IncomingMessage, target: Target): Promise<RequestParts> {
     const headers = flatHeaders(req);
     const parsed = bodyLeftByParser(req, headers, maxBody);
     if (!parsed) return { ...target, headers, rawBody: await readBody(req, maxBody, stopReading.signal) };
@@ -94,7 +97,7 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
     return { ...target, headers: parsed.headers, rawBody: parsed.rawBody };
   }
 
-  async function serveOne(req: IncomingMessage, res: ServerResponse, target: Omit<RequestParts, 'rawBody' | 'headers'>): Promise<void> {
+  async function serveOne(req: IncomingMessage, res: ServerResponse, target: Target): Promise<void> {
     let parts: RequestParts;
     try {
       parts = await bodyOf(req, target);

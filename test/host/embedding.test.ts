@@ -118,36 +118,6 @@ test('a body read by middleware that kept nothing: an immediate 400 naming the b
   assert.match(r.json.error.message, 'body parser');
 });
 
-test('close() does not stall: an Express-consumed request is answered, a body still arriving gets 503', async () => {
-  const l = createListener(weir, { schedules: false });
-  const app = express();
-  app.use(express.json());
-  app.use(l);
-  let arrived: () => void = () => {};
-  const reading = new Promise<void>((r) => (arrived = r));
-  const { url, server } = await listen((req, res) => {
-    if (req.url?.startsWith('/slow/')) {
-      req.url = req.url.slice(5);
-      l(req, res);
-      arrived();
-    } else app(req, res);
-  });
-  assert.equal((await post(`${url}/trigger/${tokens.doubled}`, '{"n": 2}')).json, { doubled: 4 });
-  // A client that announced 100 bytes and sent 10.
-  const answer = new Promise<number>((resolve, reject) => {
-    const req = request(`${url}/slow/trigger/${tokens.doubled}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
-    req.on('error', reject);
-    req.write('{"n": 1234');
-  });
-  await reading;
-  await within(5000, 'listener.close()', l.close());
-  assert.is(await within(5000, 'the slow request', answer), 503);
-  server.closeAllConnections();
-});
-
 test('Hono with weir/fetch over @hono/node-server: webhooks, a Respond flow, prefixes and the 413 limit', async () => {
   const weirFetch = createFetchHandler(weir, { schedules: false, prefix: '/weir', maxBody: 1024 });
   open.push(() => weirFetch.close());
@@ -191,11 +161,47 @@ test('Hono with weir/fetch over @hono/node-server: webhooks, a Respond flow, pre
   assert.not.ok(weirFetch.owns(new Request(`${url}/healthz`)));
 });
 
+test('an unknown route group or a malformed prefix fails when the handler is made', () => {
+  assert.throws(() => createListener(weir, { routes: ['webhooks', 'nope' as never] }), /unknown route group "nope"/);
+  assert.throws(() => createFetchHandler(weir, { prefix: '/weir?x=1' }), /invalid mount prefix/);
+});
+
 test('the package exports weir/fetch, built with its types', async () => {
   const entry = 'weir/fetch'; // resolved by node through package.json "exports", as an app would
   const mod = await import(entry);
   assert.type(mod.createFetchHandler, 'function');
   assert.ok(existsSync(`${ROOT}/dist/fetch.cjs`) && existsSync(`${ROOT}/dist/fetch.d.ts`));
+});
+
+// Last: closing a host closes the intake it shares with every other host on this weir.
+test('close() does not stall: an Express-consumed request is answered, a body still arriving gets 503', async () => {
+  const l = createListener(weir, { schedules: false });
+  const app = express();
+  app.use(express.json());
+  app.use(l);
+  let arrived: () => void = () => {};
+  const reading = new Promise<void>((r) => (arrived = r));
+  const { url, server } = await listen((req, res) => {
+    if (req.url?.startsWith('/slow/')) {
+      req.url = req.url.slice(5);
+      l(req, res);
+      arrived();
+    } else app(req, res);
+  });
+  assert.equal((await post(`${url}/trigger/${tokens.doubled}`, '{"n": 2}')).json, { doubled: 4 });
+  // A client that announced 100 bytes and sent 10.
+  const answer = new Promise<number>((resolve, reject) => {
+    const req = request(`${url}/slow/trigger/${tokens.doubled}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.write('{"n": 1234');
+  });
+  await reading;
+  await within(5000, 'listener.close()', l.close());
+  assert.is(await within(5000, 'the slow request', answer), 503);
+  server.closeAllConnections();
 });
 
 test.run();
