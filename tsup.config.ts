@@ -9,7 +9,7 @@ const dts = !process.env.WEIR_OUT;
 export default defineConfig([
   {
     // The library and its adapters: ESM + CJS with types.
-    entry: { index: 'src/index.ts', 'node-http': 'adapters/node-http/index.ts' },
+    entry: { index: 'src/index.ts', 'node-http': 'adapters/node-http/index.ts', fetch: 'adapters/fetch/index.ts' },
     format: ['esm', 'cjs'],
     dts,
     outDir,

@@ -1,50 +1,55 @@
 import type { IncomingMessage } from 'node:http';
 import { WeirError } from '../../src/errors.js';
 
-/** The default request body limit: 1 MiB (CONTRACT 5, `weir serve --max-body`). */
+/** The default request body limit: 1 MiB (`weir serve --max-body`). */
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
-const tooLarge = (max: number) =>
-  new WeirError('PAYLOAD_TOO_LARGE', `request body is larger than ${max} bytes`, { hints: ['the host limit is set with `weir serve --max-body BYTES`'] });
+/** The 413 of a body past the limit. */
+export const tooLarge = (max: number) =>
+  new WeirError('PAYLOAD_TOO_LARGE', `request body is larger than ${max} bytes`, { hints: ['the host limit is set with `weir serve --max-body BYTES` (`maxBody` when embedded)'] });
 
 /**
  * Reads a request body of at most `max` bytes. A Content-Length above the limit fails before a byte is
  * read; a streamed body fails as soon as it passes the limit, and reading stops there (the caller answers
- * 413 and closes the connection, so the rest is never read).
+ * 413 and closes the connection, so the rest is never read). A request whose connection closes before the
+ * body ended fails at once, and so does one still being read when `signal` aborts (the host shutting
+ * down): neither can complete, so nothing waits on them.
  * @example
  * const raw = await readBody(req, 1024 * 1024)
  */
-export function readBody(req: IncomingMessage, max = DEFAULT_MAX_BODY): Promise<Buffer> {
+export function readBody(req: IncomingMessage, max = DEFAULT_MAX_BODY, signal?: AbortSignal): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > max) return Promise.reject(tooLarge(max));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const fail = (err: Error) => {
+      cleanup();
+      req.pause();
+      reject(err);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        cleanup();
-        req.pause();
-        reject(tooLarge(max));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > max) fail(tooLarge(max));
+      else chunks.push(chunk);
     };
     const onEnd = () => {
       cleanup();
       resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
+    const onClose = () => fail(new Error('the connection closed before the request body ended'));
+    const onAbort = () => fail(new WeirError('UNAVAILABLE', 'the host is shutting down'));
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
+      req.off('error', fail);
+      req.off('close', onClose);
+      signal?.removeEventListener('abort', onAbort);
     };
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', onError);
+    req.on('error', fail);
+    req.on('close', onClose);
+    signal?.addEventListener('abort', onAbort);
   });
 }

@@ -3,20 +3,35 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WeirError } from '../../src/errors.js';
 import { errorResponse } from '../../src/host/error-response.js';
-import { createHost, type Host, type HostOptions } from '../../src/host/index.js';
+import { createHost, createMount, type Host, type HostOptions, type MountOptions } from '../../src/host/index.js';
 import { DEFAULT_PORT } from '../../src/host/serve-info.js';
 import type { Weir } from '../../src/weir.js';
 import { DEFAULT_MAX_BODY, readBody } from './body.js';
+import { bodyLeftByParser } from './parsed-body.js';
 import { createTurnGate } from '../../src/util/turn-gate.js';
-import { sendResponse, toHostRequest } from './transport.js';
+import { flatHeaders, sendResponse, toHostRequest, type RequestParts } from './transport.js';
 
 export { readBody, DEFAULT_MAX_BODY } from './body.js';
 // The transport-free core, for hosts on other transports.
-export { createHost, handle, type Host, type HostOptions, type HostRequest, type HostResponse, type Route } from '../../src/host/index.js';
+export {
+  createHost,
+  handle,
+  ROUTE_GROUPS,
+  type Host,
+  type HostOptions,
+  type HostRequest,
+  type HostResponse,
+  type MountOptions,
+  type Route,
+  type RouteGroup,
+} from '../../src/host/index.js';
 export { DEFAULT_PORT };
 
+/** Where a request goes inside weir, known before its body is read. */
+type Target = Omit<RequestParts, 'rawBody' | 'headers'>;
+
 /** Options of {@link createListener}. */
-export interface ListenerOptions extends HostOptions {
+export interface ListenerOptions extends HostOptions, MountOptions {
   /** The URL the host is reachable at from outside (behind a proxy); default `publicUrl` of weir.config.json. */
   publicUrl?: string;
   /** Request body limit in bytes (default 1 MiB): larger bodies get 413 without being read. */
@@ -30,13 +45,18 @@ export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?
   host: Host;
   /** Settles once the host started (deliveries replayed, schedules armed). */
   ready: Promise<void>;
-  /** Refuses new requests (503), waits for those in flight and every execution, then stops the host. */
+  /**
+   * Refuses new requests (503), answers 503 to those still sending their body, waits for those being
+   * handled and every execution, then stops the host.
+   */
   close(): Promise<void>;
 };
 
 /**
- * A request listener for node:http / node:https, mountable in an existing app: paths the host does not
- * own go to `next()` when one is given (Express/Connect style), else get the 404 JSON answer.
+ * A request listener for node:http / node:https, mountable in an existing app (Express, Connect, a plain
+ * server): paths the host does not own — outside `prefix`, or of a route group left out of `routes` — go
+ * to `next()` when one is given, else get the 404 JSON answer. A body an app's body parser already read
+ * (`express.json()` mounted first) is taken from `req.rawBody` / `req.body` instead of the spent stream.
  *
  * Requests whose bodies were read during one event-loop turn are handled together once the loop has read
  * every ready socket: a busy host then parses a run of requests, handles a run, answers a run, instead of
@@ -44,10 +64,11 @@ export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?
  * Measured with 32 connections on 2 cores: durable webhook intake 8,517 -> 9,680 req/s, a Respond flow
  * 5,998 -> 6,585 (interleaved runs, medians of 4). A lone request waits one loop turn more.
  * @example
- * const weirListener = createListener(weir)
+ * const weirListener = createListener(weir, { prefix: '/weir' })
  * http.createServer((req, res) => weirListener(req, res, () => myApp(req, res))).listen(3000)
  */
 export function createListener(weir: Weir, options: ListenerOptions = {}): Listener {
+  const mount = createMount(options.prefix);
   const host = options.host ?? createHost(weir, options);
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
@@ -60,11 +81,26 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   let closing = false;
   let idle: Array<() => void> = [];
   const nextTurn = createTurnGate();
+  // Aborted by close(): bodies still arriving then get 503 instead of holding the shutdown.
+  const stopReading = new AbortController();
+  let warned = false;
 
-  async function serveOne(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let rawBody: Buffer;
+  /** Reads the body, or takes what a body parser left (once per listener warning that it was rebuilt). */
+  async function bodyOf(req: IncomingMessage, target: Target): Promise<RequestParts> {
+    const headers = flatHeaders(req);
+    const parsed = bodyLeftByParser(req, headers, maxBody);
+    if (!parsed) return { ...target, headers, rawBody: await readBody(req, maxBody, stopReading.signal) };
+    if (!parsed.exact && !warned) {
+      warned = true;
+      process.emitWarning('request bodies reach weir already parsed by a body parser; weir rebuilds them from req.body, so signatures over the raw bytes will not match. Mount weir before the body parser or keep the bytes in req.rawBody.', { code: 'WEIR_BODY_REBUILT' });
+    }
+    return { ...target, headers: parsed.headers, rawBody: parsed.rawBody };
+  }
+
+  async function serveOne(req: IncomingMessage, res: ServerResponse, target: Target): Promise<void> {
+    let parts: RequestParts;
     try {
-      rawBody = await readBody(req, maxBody);
+      parts = await bodyOf(req, target);
     } catch (err) {
       if (err instanceof WeirError) {
         // Stop here: the connection closes after this answer, so the rest of the body is never read.
@@ -75,7 +111,7 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
     try {
       if (!started) await ready;
       await nextTurn();
-      const out = await host.handle(toHostRequest(req, res, rawBody, publicUrl));
+      const out = await host.handle(toHostRequest(req, res, parts));
       if (!res.destroyed) sendResponse(res, out, closing ? { connection: 'close' } : undefined);
     } catch (err) {
       if (!res.headersSent && !res.destroyed) sendResponse(res, errorResponse(err, options.onError));
@@ -85,13 +121,21 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   const listener = ((req, res, next) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    if (next && !host.owns(req.method ?? 'GET', q < 0 ? url : url.slice(0, q))) return next();
+    const path = q < 0 ? url : url.slice(0, q);
+    const inner = mount.strip(path);
+    if (inner === null || (next && !host.owns(req.method ?? 'GET', inner))) {
+      if (next) return next();
+      sendResponse(res, errorResponse(new WeirError('NOT_FOUND', 'not found')));
+      return;
+    }
     if (closing) {
       sendResponse(res, errorResponse(new WeirError('UNAVAILABLE', 'the host is shutting down')), { connection: 'close' });
       return;
     }
+    // Express strips the path it mounted a middleware at into `req.baseUrl`; weir's own prefix follows it.
+    const base = ((req as { baseUrl?: string }).baseUrl ?? '') + mount.base || undefined;
     active++;
-    void serveOne(req, res).finally(() => {
+    void serveOne(req, res, { url: inner === path ? url : inner + url.slice(path.length), base, publicUrl }).finally(() => {
       if (--active === 0 && idle.length) idle.splice(0).forEach((f) => f());
     });
   }) as Listener;
@@ -100,6 +144,7 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   listener.ready = ready;
   listener.close = async () => {
     closing = true;
+    stopReading.abort();
     if (active) await new Promise<void>((r) => idle.push(r));
     await host.close();
   };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addValue } from '../../src/host/body.js';
+import { encodeResponse } from '../../src/host/encode-response.js';
 import type { HostRequest, HostResponse } from '../../src/host/types.js';
 
 /** Splits a request target into the path and its query object (a repeated key becomes an array). */
@@ -28,22 +29,22 @@ class NodeHostRequest implements HostRequest {
   path: string;
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
+  rawBody: Buffer;
+  publicUrl: string | undefined;
+  base: string | undefined;
   remoteAddress: string | undefined;
   #abort: AbortController | undefined;
   readonly #res: ServerResponse;
 
-  constructor(
-    url: string,
-    res: ServerResponse,
-    req: IncomingMessage,
-    public rawBody: Buffer,
-    public publicUrl: string | undefined,
-  ) {
-    const { path, query } = splitUrl(url);
+  constructor(req: IncomingMessage, res: ServerResponse, parts: RequestParts) {
+    const { path, query } = splitUrl(parts.url);
     this.method = req.method ?? 'GET';
     this.path = path;
     this.query = query;
-    this.headers = flatHeaders(req);
+    this.headers = parts.headers;
+    this.rawBody = parts.rawBody;
+    this.publicUrl = parts.publicUrl;
+    this.base = parts.base;
     this.remoteAddress = req.socket.remoteAddress;
     this.#res = res;
   }
@@ -59,46 +60,30 @@ class NodeHostRequest implements HostRequest {
   }
 }
 
-/** The transport-free request of a node:http request whose body has been read. */
-export function toHostRequest(req: IncomingMessage, res: ServerResponse, rawBody: Buffer, publicUrl: string | undefined): HostRequest {
-  return new NodeHostRequest(req.url ?? '/', res, req, rawBody, publicUrl);
+/** What the adapter knows about a request beyond node's own fields. */
+export interface RequestParts {
+  /** The request target weir routes (a mount prefix taken off). */
+  url: string;
+  rawBody: Buffer;
+  publicUrl: string | undefined;
+  /** The mount path taken off `url`. */
+  base?: string;
+  /** The request's headers ({@link flatHeaders}), or those fitted to a body a body parser left. */
+  headers: Record<string, string>;
 }
 
-const VALID_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// A header a flow sets must not split the response or override framing.
-const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection']);
-
-/** A final status a flow asked for, or 500 when it is not one (a Respond node with status 42). */
-const statusOf = (status: number) => (Number.isInteger(status) && status >= 200 && status <= 599 ? status : 500);
+/** The transport-free request of a node:http request whose body has been read. */
+export function toHostRequest(req: IncomingMessage, res: ServerResponse, parts: RequestParts): HostRequest {
+  return new NodeHostRequest(req, res, parts);
+}
 
 /**
  * Writes a host response: objects as JSON, strings and Buffers as they are, streams piped. Headers set by a
  * flow (Respond node) that are invalid or would change the message framing are left out.
  */
 export function sendResponse(res: ServerResponse, out: HostResponse, extraHeaders?: Record<string, string>): void {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(out.headers ?? {})) {
-    if (value === undefined || value === null || !VALID_NAME.test(name) || FRAMING.has(name.toLowerCase())) continue;
-    const text = String(value);
-    if (!/[\r\n\0]/.test(text)) headers[name.toLowerCase()] = text;
-  }
-  Object.assign(headers, extraHeaders);
-  if (out.stream) {
-    res.writeHead(statusOf(out.status), headers);
-    out.stream.pipe(res);
-    return;
-  }
-  let payload: string | Buffer;
-  const body = out.body;
-  if (body === undefined) payload = '';
-  else if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    payload = body;
-    headers['content-type'] ??= typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream';
-  } else {
-    payload = JSON.stringify(body) ?? 'null';
-    headers['content-type'] ??= 'application/json; charset=utf-8';
-  }
-  headers['content-length'] = String(Buffer.byteLength(payload));
-  res.writeHead(statusOf(out.status), headers);
-  res.end(payload);
+  const { status, headers, payload, stream } = encodeResponse(out, extraHeaders);
+  res.writeHead(status, headers);
+  if (stream) stream.pipe(res);
+  else res.end(payload);
 }

@@ -32,13 +32,17 @@ export const CLIENT_SOURCE = `/* weir client: callFlow(name, input) -> Promise<r
 })();
 `;
 
-/** `GET /healthz` and `GET /weir-client.js`. */
-export const coreRoutes: Route[] = [
+/** `GET /healthz`: the host is up. */
+export const healthzRoutes: Route[] = [
   {
     methods: ['GET'],
     path: '/healthz',
     handle: async () => ({ status: 200, body: { ok: true } }),
   },
+];
+
+/** `GET /weir-client.js`: the browser client. */
+export const clientRoutes: Route[] = [
   {
     methods: ['GET'],
     path: '/weir-client.js',

@@ -3,7 +3,7 @@ import { slotClaim } from '../cluster/slots.js';
 import { createScheduler, type Clock, type Scheduler } from '../triggers/schedule.js';
 import type { Weir } from '../weir.js';
 import { createHandler } from './handle.js';
-import { routes } from './routes.js';
+import { selectRoutes, type RouteGroup } from './routes.js';
 import type { HostRequest, HostResponse } from './types.js';
 
 export { handle, createHandler } from './handle.js';
@@ -11,6 +11,8 @@ export { errorResponse } from './error-response.js';
 export { compileRoutes } from './router.js';
 export { parseBody } from './body.js';
 export type { HostRequest, HostResponse, Route, RouteParams } from './types.js';
+export { ROUTE_GROUPS, type RouteGroup } from './routes.js';
+export { createMount, type Mount, type MountOptions } from './mount.js';
 
 /** Options of {@link createHost}. */
 export interface HostOptions {
@@ -21,6 +23,11 @@ export interface HostOptions {
   /** Told about unexpected errors behind a 500 (default: written to stderr). */
   onError?(err: unknown): void;
   clock?: Clock;
+  /**
+   * The route groups this host answers (default: all). An app with its own `/healthz` leaves out
+   * `'healthz'`; paths of the other groups are not the host's (`owns` is false, `handle` answers 404).
+   */
+  routes?: RouteGroup[];
 }
 
 /** A transport-free host: the router plus the lifecycle of everything that runs behind it. */
@@ -47,7 +54,7 @@ export interface Host {
  */
 export function createHost(weir: Weir, options: HostOptions = {}): Host {
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`weir: ${(err as Error)?.stack ?? err}\n`));
-  const handler = createHandler(routes, { onError });
+  const handler = createHandler(selectRoutes(options.routes), { onError });
   const scheduler = options.schedules === false ? null : createScheduler({ weir, runner: weir.intake.runner, clock: options.clock, claim: slotClaim(weir) });
   const stops: Array<() => void> = [];
 

@@ -8,6 +8,8 @@ export interface HostRequest {
   method: string;
   /** Path without the query string, e.g. `/trigger/abc`. */
   path: string;
+  /** The path an embedding app mounted weir under (`/weir`), already taken off `path`; absent at the root. */
+  base?: string;
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
   rawBody: Buffer;

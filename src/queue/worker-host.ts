@@ -1,5 +1,3 @@
-import { createHandler } from '../host/handle.js';
-import { coreRoutes } from '../host/core-routes.js';
 import { createHost, type Host, type HostOptions } from '../host/index.js';
 import type { Weir } from '../weir.js';
 
@@ -11,10 +9,5 @@ import type { Weir } from '../weir.js';
  * await host.start()
  */
 export function workerHost(weir: Weir, options: HostOptions = {}): Host {
-  const core = createHost(weir, options);
-  const health = createHandler(
-    coreRoutes.filter((r) => r.path === '/healthz'),
-    { onError: options.onError },
-  );
-  return { ...core, handle: (req) => health(weir, req), owns: health.owns };
+  return createHost(weir, { ...options, routes: ['healthz'] });
 }

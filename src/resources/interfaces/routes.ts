@@ -56,7 +56,7 @@ export const interfaceRoutes: Route[] = [
       // Relative asset URLs of the page resolve only below a trailing slash.
       if (!rest && !req.path.endsWith('/')) {
         const qs = new URLSearchParams(Object.entries(req.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString();
-        return { status: 301, headers: { location: `/i/${encodeURIComponent(params.name)}/${qs ? `?${qs}` : ''}` }, body: '' };
+        return { status: 301, headers: { location: `${req.base ?? ''}/i/${encodeURIComponent(params.name)}/${qs ? `?${qs}` : ''}` }, body: '' };
       }
       let res: HostResponse;
       try {

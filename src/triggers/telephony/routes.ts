@@ -11,7 +11,7 @@ const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>
 
 /** The URL Twilio signed: the public URL the host is known by, with the request's query string. */
 function signedUrl(req: HostRequest, weir: Weir): string {
-  const base = req.publicUrl ?? weir.config.publicUrl ?? `http://${req.headers.host ?? '127.0.0.1'}`;
+  const base = req.publicUrl ?? weir.config.publicUrl ?? `http://${req.headers.host ?? '127.0.0.1'}${req.base ?? ''}`;
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(req.query)) for (const one of Array.isArray(v) ? v : [v]) query.append(k, one);
   const qs = query.toString();

@@ -1,0 +1,108 @@
+import { WeirError } from '../../src/index.js';
+import type { Weir } from '../../src/weir.js';
+import { createHost, createMount, errorResponse, type Host, type HostOptions, type MountOptions } from '../../src/host/index.js';
+import { DEFAULT_MAX_BODY } from '../node-http/body.js';
+import { splitUrl } from '../node-http/transport.js';
+import { headersOf, readRequestBody, toResponse } from './wire.js';
+
+export { DEFAULT_MAX_BODY };
+export { ROUTE_GROUPS, type RouteGroup, type MountOptions, type HostOptions } from '../../src/host/index.js';
+
+/** Options of {@link createFetchHandler}. */
+export interface FetchHandlerOptions extends HostOptions, MountOptions {
+  /** The URL weir's routes are reachable at from outside; default `publicUrl` of weir.config.json. */
+  publicUrl?: string;
+  /** Request body limit in bytes (default 1 MiB): larger bodies get 413, and reading stops there. */
+  maxBody?: number;
+  /** A host core made elsewhere (default: one made here with these options). */
+  host?: Host;
+}
+
+/** A fetch-style handler with the host's lifecycle attached. */
+export type FetchHandler = ((request: Request) => Promise<Response>) & {
+  host: Host;
+  /** Settles once the host started (deliveries replayed, schedules armed). */
+  ready: Promise<void>;
+  /** True when weir answers this request (inside `prefix`, a route of the chosen groups): pass the others on. */
+  owns(request: Request): boolean;
+  /**
+   * Refuses new requests (503), answers 503 to those still sending their body, waits for those being
+   * handled and every execution, then stops the host.
+   */
+  close(): Promise<void>;
+};
+
+/**
+ * The host as a fetch handler, `(Request) => Promise<Response>`, for Hono, Bun, Deno and other fetch-style
+ * servers: the same routes, answers and limits as the node:http listener. A path outside `prefix` gets the
+ * 404 JSON answer; use `owns` to pass such requests to the app instead.
+ * @example
+ * const weirFetch = createFetchHandler(weir, { prefix: '/weir' })
+ * app.all('/weir/*', (c) => weirFetch(c.req.raw)) // Hono
+ * Bun.serve({ fetch: weirFetch })
+ */
+export function createFetchHandler(weir: Weir, options: FetchHandlerOptions = {}): FetchHandler {
+  const mount = createMount(options.prefix);
+  const host = options.host ?? createHost(weir, options);
+  const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
+  const base = mount.base || undefined;
+  const ready = host.start().then(() => undefined);
+  ready.catch(() => {}); // reported through `ready` to whoever awaits it; requests then fail one by one
+  let active = 0;
+  let closing = false;
+  let idle: Array<() => void> = [];
+  // Aborted by close(): bodies still arriving then get 503 instead of holding the shutdown.
+  const stopReading = new AbortController();
+
+  async function serveOne(request: Request, target: string): Promise<Response> {
+    let rawBody: Buffer;
+    try {
+      rawBody = await readRequestBody(request, maxBody, stopReading.signal);
+    } catch (err) {
+      // The rest of a refused body is never read: the connection closes after this answer.
+      return toResponse(errorResponse(err, options.onError), request.method, { connection: 'close' });
+    }
+    try {
+      await ready;
+      const { path, query } = splitUrl(target);
+      const out = await host.handle({ method: request.method, path, query, headers: headersOf(request), rawBody, publicUrl, base, signal: request.signal });
+      return toResponse(out, request.method, closing ? { connection: 'close' } : undefined);
+    } catch (err) {
+      return toResponse(errorResponse(err, options.onError), request.method);
+    }
+  }
+
+  /** The request target weir routes (prefix taken off), or null when the path is the app's. */
+  const targetOf = (request: Request): string | null => {
+    const url = new URL(request.url);
+    const inner = mount.strip(url.pathname);
+    return inner === null ? null : inner + url.search;
+  };
+
+  const handler = (async (request: Request) => {
+    const target = targetOf(request);
+    if (target === null) return toResponse(errorResponse(new WeirError('NOT_FOUND', 'not found')), request.method);
+    if (closing) return toResponse(errorResponse(new WeirError('UNAVAILABLE', 'the host is shutting down')), request.method, { connection: 'close' });
+    active++;
+    try {
+      return await serveOne(request, target);
+    } finally {
+      if (--active === 0 && idle.length) idle.splice(0).forEach((f) => f());
+    }
+  }) as FetchHandler;
+
+  handler.host = host;
+  handler.ready = ready;
+  handler.owns = (request) => {
+    const target = targetOf(request);
+    return target !== null && host.owns(request.method, splitUrl(target).path);
+  };
+  handler.close = async () => {
+    closing = true;
+    stopReading.abort();
+    if (active) await new Promise<void>((r) => idle.push(r));
+    await host.close();
+  };
+  return handler;
+}
