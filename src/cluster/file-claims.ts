@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Options of {@link fileSlotClaims}. */
@@ -14,7 +14,7 @@ export interface FileSlotClaimsOptions {
  * Slot claims on a file system: the first process to create `<slot>-<flow>` exclusively (`open(..., 'wx')`,
  * atomic on local disks and NFSv3+) runs the slot, every other gets EEXIST and skips it. Nothing is owned
  * beyond one slot, so a host that dies (even by SIGKILL) blocks nothing: the others claim the next slots.
- * Old claims are swept now and then; the slot time leads the file name so the sweep needs no stat.
+ * Claims of old slots made long ago are swept now and then (the slot time leads the file name).
  * @example
  * const claim = fileSlotClaims({ dir: join(home, 'run', 'schedule-claims'), ttlMs: 3_600_000 })
  * if (await claim('wf_1', Date.parse('2026-11-01T06:30:00Z'))) run()
@@ -37,8 +37,12 @@ export function fileSlotClaims(options: FileSlotClaimsOptions): (flowId: string,
   async function sweep(): Promise<void> {
     const before = now() - ttlMs;
     for (const name of await readdir(dir)) {
-      const at = Number(name.slice(0, name.indexOf('-')));
-      if (at < before) await unlink(join(dir, name)).catch(() => {});
+      const file = join(dir, name);
+      // An old slot claimed lately (a catch-up run at start) stays until its claim is old too.
+      if (Number(name.slice(0, name.indexOf('-'))) >= before) continue;
+      // Another host's sweep may have taken the file already.
+      const made = await stat(file).catch(() => null);
+      if (made && made.mtimeMs < before) await unlink(file).catch(() => {});
     }
   }
 

@@ -1,11 +1,12 @@
 // Several hosts on one home share its schedules: every slot of every flow runs exactly once.
-import { readdirSync } from 'node:fs';
+import { readdirSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fileSlotClaims } from '../../src/cluster/file-claims.js';
 import { claimDir, slotClaim } from '../../src/cluster/slots.js';
 import { createRunner } from '../../src/triggers/runner.js';
 import { createScheduler } from '../../src/triggers/schedule.js';
@@ -58,6 +59,23 @@ test('two schedulers on one home (fs claims): each slot of each flow runs once; 
   assert.equal(late.map(([, hosts]) => hosts.join()), Array(3 * ids.length).fill('b'));
   sb.stop();
   await Promise.all([a.close(), b.close()]);
+});
+
+test('slot claims on files: one winner per slot; old claims are swept, an old slot claimed lately stays', async () => {
+  const dir = join(tmpDir('weir-claims-'), 'claims');
+  const start = Date.now();
+  let now = start;
+  const claim = fileSlotClaims({ dir, ttlMs: 60_000, now: () => now });
+  const old = start - 2 * 60 * 60_000;
+  assert.is(await claim('wf/late', old), true, 'the folder is made on first use');
+  assert.is(await claim('wf/late', old), false);
+  assert.is(await claim('wf_gone', old - 60_000), true);
+  utimesSync(join(dir, `${old - 60_000}-wf_gone`), new Date(old), new Date(old));
+  now = start + 30_000;
+  assert.is(await claim('wf_now', now), true);
+  await until(() => !readdirSync(dir).includes(`${old - 60_000}-wf_gone`), 5000, 'the sweep');
+  assert.equal(readdirSync(dir).sort(), [`${now}-wf_now`, `${old}-wf%2Flate`].sort());
+  assert.is(await claim('wf/late', old), false, 'a swept-around claim still holds its slot');
 });
 
 test('two `weir serve` processes on one home fire each schedule slot once, and say how they share them', async () => {
