@@ -103,8 +103,8 @@ test('two `weir serve` processes on one home fire each schedule slot once, and s
   }
   await weir.close();
 
-  // The hosts' wall clock is shifted so that a minute boundary falls 6 s from now: both are up by then.
-  const boundary = Date.now() + 6000;
+  // The hosts' wall clock is shifted so that a minute boundary falls 8 s from now: both are up by then.
+  const boundary = Date.now() + 8000;
   const shift = Math.ceil(boundary / 60_000) * 60_000 - boundary;
   const env = { NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'test/fixtures/shift-clock.mjs')).href}`, WEIR_TEST_CLOCK_SHIFT_MS: String(shift) };
   const first = await startServe(home, [], env);
