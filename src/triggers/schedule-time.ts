@@ -9,9 +9,30 @@ export interface Timing {
 
 const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 
+/**
+ * A minute or hour field with steps over a range (`1-5/2`, `10/15`) spelt out as a list (`1,3,5`): the same
+ * times, and the field then reads as fixed times (below), as cron(8) reads it.
+ */
+function spellSteps(field: string, max: number): string {
+  return field
+    .split(',')
+    .map((item) => {
+      const m = /^(\d+)(?:-(\d+))?\/(\d+)$/.exec(item);
+      if (!m) return item;
+      const [from, to, step] = [Number(m[1]), m[2] === undefined ? max : Number(m[2]), Number(m[3])];
+      const values: number[] = [];
+      for (let v = from; v <= to; v += step) values.push(v);
+      return values.join(',');
+    })
+    .join(',');
+}
+
 /** The five-field cron pattern of a cron, daily or weekly schedule. */
 export function cronPattern(config: Partial<ScheduleConfig>): string | null {
-  if (config.scheduleType === 'cron') return config.cronExpression!.trim();
+  if (config.scheduleType === 'cron') {
+    const [minute, hour, ...rest] = config.cronExpression!.trim().split(/\s+/);
+    return [spellSteps(minute, 59), spellSteps(hour, 23), ...rest].join(' ');
+  }
   if (config.scheduleType !== 'daily' && config.scheduleType !== 'weekly') return null;
   const [h, m] = (config.dailyTime ?? '00:00').split(':').map(Number);
   return `${m} ${h} * * ${config.scheduleType === 'weekly' ? config.weeklyDay : '*'}`;
@@ -20,7 +41,11 @@ export function cronPattern(config: Partial<ScheduleConfig>): string | null {
 /**
  * Compiles a schedule trigger's config into its timing. Intervals count from `anchor` (the publish time,
  * so slots stay put across restarts); cron, daily and weekly are wall-clock times in `timezone` (default
- * UTC) through croner, which handles DST: daily 09:00 America/New_York is 13:00Z in July, 14:00Z in January.
+ * UTC) through croner: daily 09:00 America/New_York is 13:00Z in July, 14:00Z in January.
+ * On DST days cron(8)'s rule holds. When the minute and hour fields name fixed times (no `*`: values, lists,
+ * ranges), a time the clock skips runs once, right after the change (several skipped times share that one
+ * run), and a time the clock passes twice runs once, the first time. With a `*` in either field the
+ * schedule follows elapsed time instead (every 15 minutes stays every 15 minutes through the repeated hour).
  * croner is loaded on first use so the CLI never pays for it.
  * @example
  * const t = await compileTiming({ scheduleType: 'daily', dailyTime: '09:00', timezone: 'America/New_York' })
@@ -37,7 +62,8 @@ export async function compileTiming(config: Partial<ScheduleConfig>, anchor = 0)
     };
   }
   const { Cron } = await import('croner');
-  const cron = new Cron(cronPattern(config)!, { timezone: config.timezone ?? 'UTC', paused: true, mode: '5-part' });
+  // 'no-wildcard' makes lists and ranges fixed times too (croner's default counts single values only).
+  const cron = new Cron(cronPattern(config)!, { timezone: config.timezone ?? 'UTC', paused: true, mode: '5-part', fixedTimeRule: 'no-wildcard', sloppyRanges: true });
   return {
     next: (after) => cron.nextRun(new Date(after))?.getTime() ?? null,
     // croner's reference is exclusive of later times within the same second; one ms past t includes t.

@@ -1,6 +1,7 @@
 // Shared setup of the host tests: flows published through the library (fast), hosts served in-process on
 // 127.0.0.1 port 0, and a `weir serve` child process where the CLI itself is under test.
 import { serve, type ServeOptions } from '../../adapters/node-http/index.js';
+import type { Clock } from '../../src/triggers/schedule.js';
 import { createWeir, type Weir } from '../../src/weir.js';
 import { flow, tmpDir } from '../_utils.js';
 
@@ -67,3 +68,35 @@ export async function send(url: string, init: { method?: string; body?: string; 
 }
 
 export { startServe } from '../_utils.js';
+
+/** A clock whose time moves only when told; `timers` counts the timers armed right now. */
+export function fakeClock(start: string) {
+  let now = Date.parse(start);
+  const timers = new Set<{ fn: () => void; at: number }>();
+  const clock: Clock & { advance(ms: number): Promise<void>; armed(): number; set(iso: string): void } = {
+    now: () => now,
+    setTimer(fn, ms) {
+      const t = { fn, at: now + ms };
+      timers.add(t);
+      return t;
+    },
+    clearTimer: (t) => void timers.delete(t as never),
+    armed: () => timers.size,
+    set(iso) {
+      now = Date.parse(iso);
+    },
+    async advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const next = [...timers].sort((a, b) => a.at - b.at)[0];
+        if (!next || next.at > end) break;
+        timers.delete(next);
+        now = Math.max(now, next.at);
+        next.fn();
+        await new Promise((r) => setImmediate(r));
+      }
+      now = end;
+    },
+  };
+  return clock;
+}

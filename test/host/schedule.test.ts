@@ -2,42 +2,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHost } from '../../src/host/index.js';
 import { createRunner } from '../../src/triggers/runner.js';
-import { createScheduler, type Clock } from '../../src/triggers/schedule.js';
+import { createScheduler } from '../../src/triggers/schedule.js';
 import { compileTiming } from '../../src/triggers/schedule-time.js';
 import { createWeir, type Weir } from '../../src/weir.js';
-import { chain, publish, tmpDir, until } from './_helpers.js';
-
-/** A clock whose time moves only when told; `timers` counts the timers armed right now. */
-function fakeClock(start: string) {
-  let now = Date.parse(start);
-  const timers = new Set<{ fn: () => void; at: number }>();
-  const clock: Clock & { advance(ms: number): Promise<void>; armed(): number; set(iso: string): void } = {
-    now: () => now,
-    setTimer(fn, ms) {
-      const t = { fn, at: now + ms };
-      timers.add(t);
-      return t;
-    },
-    clearTimer: (t) => void timers.delete(t as never),
-    armed: () => timers.size,
-    set(iso) {
-      now = Date.parse(iso);
-    },
-    async advance(ms) {
-      const end = now + ms;
-      for (;;) {
-        const next = [...timers].sort((a, b) => a.at - b.at)[0];
-        if (!next || next.at > end) break;
-        timers.delete(next);
-        now = Math.max(now, next.at);
-        next.fn();
-        await new Promise((r) => setImmediate(r));
-      }
-      now = end;
-    },
-  };
-  return clock;
-}
+import { chain, fakeClock, publish, tmpDir, until } from './_helpers.js';
 
 const schedule = (config: Record<string, unknown>) => ({ type: 'schedule_trigger', config });
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,5 +1,6 @@
 import { WeirError } from '../../errors.js';
-import { DEFAULT_PORT, clearServeInfo, writeServeInfo } from '../../host/serve-info.js';
+import { slotSharing } from '../../cluster/slots.js';
+import { DEFAULT_PORT, clearServeInfo, readServeInfo, writeServeInfo } from '../../host/serve-info.js';
 import { capYoungGeneration } from '../../host/young-generation.js';
 import { readUserFile } from '../read-input.js';
 import type { CommandSpec } from '../types.js';
@@ -65,6 +66,7 @@ export const serve: CommandSpec = {
     if (worker && flags.port === undefined) {
       await worker.start();
       io.stdout.write(ctx.json ? `${JSON.stringify({ role, url: null, pid: process.pid, concurrency: part!.concurrency })}\n` : `weir worker ready: running queued executions, ${part!.concurrency} at once\n`);
+      if (!ctx.json) io.stdout.write(`weir: ${slotSharing(weir)}\n`);
       const signal = await untilSignal();
       if (!ctx.json) io.stdout.write(`weir: ${signal}: finishing executions in flight\n`);
       await worker.close();
@@ -83,9 +85,14 @@ export const serve: CommandSpec = {
       ...(worker ? { host: worker } : {}),
     });
     const shownPublic = (publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
+    const other = readServeInfo(ctx.home);
     await writeServeInfo(ctx.home, { pid: process.pid, url: serving.url, ...(shownPublic ? { publicUrl: shownPublic } : {}) });
     if (ctx.json) io.stdout.write(`${JSON.stringify({ url: serving.url, publicUrl: shownPublic ?? null, pid: process.pid })}\n`);
-    else io.stdout.write(`weir listening on ${serving.url}${shownPublic ? ` (public URL ${shownPublic})` : ''}\n`);
+    else {
+      io.stdout.write(`weir listening on ${serving.url}${shownPublic ? ` (public URL ${shownPublic})` : ''}\n`);
+      if (other && other.pid !== process.pid) io.stdout.write(`weir: another weir serve (pid ${other.pid}, ${other.url}) runs on this home; schedules are shared with it\n`);
+      io.stdout.write(`weir: ${slotSharing(weir)}\n`);
+    }
 
     const signal = await untilSignal();
     if (!ctx.json) io.stdout.write(`weir: ${signal}: finishing requests and executions in flight\n`);

@@ -1,0 +1,66 @@
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Options of {@link fileSlotClaims}. */
+export interface FileSlotClaimsOptions {
+  /** The folder holding one empty file per claimed slot (shared by every process on the home). */
+  dir: string;
+  /** Claims of slots older than this are removed (they can no longer be contested). */
+  ttlMs: number;
+  now?: () => number;
+}
+
+/**
+ * Slot claims on a file system: the first process to create `<slot>-<flow>` exclusively (`open(..., 'wx')`,
+ * atomic on local disks and NFSv3+) runs the slot, every other gets EEXIST and skips it. Nothing is owned
+ * beyond one slot, so a host that dies (even by SIGKILL) blocks nothing: the others claim the next slots.
+ * Claims of old slots made long ago are swept now and then (the slot time leads the file name).
+ * @example
+ * const claim = fileSlotClaims({ dir: join(home, 'run', 'schedule-claims'), ttlMs: 3_600_000 })
+ * if (await claim('wf_1', Date.parse('2026-11-01T06:30:00Z'))) run()
+ */
+export function fileSlotClaims(options: FileSlotClaimsOptions): (flowId: string, at: number) => Promise<boolean> {
+  const { dir, ttlMs } = options;
+  const now = options.now ?? Date.now;
+  let sweptAt = 0;
+
+  async function create(file: string): Promise<boolean> {
+    try {
+      await (await open(file, 'wx')).close();
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    const before = now() - ttlMs;
+    for (const name of await readdir(dir)) {
+      const file = join(dir, name);
+      // An old slot claimed lately (a catch-up run at start) stays until its claim is old too.
+      if (Number(name.slice(0, name.indexOf('-'))) >= before) continue;
+      // Another host's sweep may have taken the file already.
+      const made = await stat(file).catch(() => null);
+      if (made && made.mtimeMs < before) await unlink(file).catch(() => {});
+    }
+  }
+
+  return async (flowId, at) => {
+    const file = join(dir, `${at}-${encodeURIComponent(flowId)}`);
+    let mine: boolean;
+    try {
+      mine = await create(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      mine = await create(file);
+    }
+    if (mine && now() - sweptAt > ttlMs / 4) {
+      sweptAt = now();
+      // Losing a sweep only leaves files for the next one; it never affects the slot being claimed.
+      void sweep().catch(() => {});
+    }
+    return mine;
+  };
+}
