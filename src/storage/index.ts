@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { createStorage, prefixStorage, type Driver, type Storage } from 'unstorage';
 import type { MountConfig, WeirConfig } from '../config.js';
 import { WeirError } from '../errors.js';
+import { withPrefixClear } from './clear.js';
 import { fsDriver } from './fs-driver.js';
 
 export type { Storage } from 'unstorage';
@@ -9,7 +10,10 @@ export type { Storage } from 'unstorage';
 /** The two mounts of CONTRACT section 2. */
 export type MountName = 'local' | 'cloud';
 
-/** Opened storage: the two mounts and a way to take a prefixed view of either. */
+/**
+ * Opened storage: the two mounts and a way to take a prefixed view of either. `clear(base)` on a mount or a
+ * view removes every key under the base, whatever the driver (see `clearPrefix`).
+ */
 export interface Storages {
   local: Storage;
   cloud: Storage;
@@ -42,7 +46,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storages
     if (!spec && !options.home) return createStorage();
     return createStorage({ driver: await loadDriver(spec ?? { driver: 'fs' }, options.home, mount) });
   };
-  const [local, cloud] = await Promise.all([open('local'), open('cloud')]);
+  const [local, cloud] = (await Promise.all([open('local'), open('cloud')])).map(withPrefixClear);
   return {
     local,
     cloud,

@@ -117,8 +117,7 @@ export function createInterfaces({ storage, bus }: InterfacesOptions) {
     /** Removes the record, its build, sources and logs (the source folder stays). */
     async remove(ref: string) {
       const record = await get(ref);
-      const logs = await store.getKeys(`logs:${record.id}`);
-      await Promise.all([...logs, `builds:${record.id}`, `sources:${record.id}`, nameKey(record.name)].map((k) => store.removeItem(k)));
+      await Promise.all([store.clear(`logs:${record.id}`), ...[`builds:${record.id}`, `sources:${record.id}`, nameKey(record.name)].map((k) => store.removeItem(k))]);
       await store.removeItem(`records:${record.id}`);
       cache.delete(record.id);
       bus.emit('interface:deleted', { id: record.id });

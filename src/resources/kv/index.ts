@@ -89,9 +89,10 @@ export function createKv({ storage, cacheMs = 1000 }: KvOptions) {
     /** Deletes a namespace and every key in it. */
     async delete(ref: string): Promise<KvNamespace> {
       const ns = await resolve(ref);
+      // Values first: a delete cut short leaves the namespace listed, so running it again finishes the job.
+      await data.clear(ns.id);
       await namespaces.removeItem(ns.id);
       for (const [k, v] of resolved) if (v.ns.id === ns.id) resolved.delete(k);
-      await data.clear(ns.id);
       return ns;
     },
 
