@@ -5,12 +5,14 @@
 export { createWeir, type Weir, type WeirOptions } from './weir.js';
 export { WeirError, CODES, toExit, toHttp, toJson, type ErrorCode } from './errors.js';
 export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './nodes/index.js';
-export { openStorage, type Storages, type MountName } from './storage/index.js';
+export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
 export { resolveHome, loadConfig, type WeirConfig } from './config.js';
 export type { WeirEvents, WeirBus } from './events.js';
 export type {
+  WorkflowConfig,
   FlowConfig,
   FlowNode,
+  NodeConfig,
   FlowEdge,
   SyncStatus,
   WorkflowSummary,

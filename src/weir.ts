@@ -15,7 +15,7 @@ import { createSecrets, type Secrets } from './resources/secrets/index.js';
 import { createTables, executionsTable, type Tables } from './resources/tables/index.js';
 import { createProjects, type Projects } from './resources/projects/index.js';
 import { createVoiceAgents, type VoiceAgents } from './resources/voice-agents/index.js';
-import { openStorage, type Storage, type Storages } from './storage/index.js';
+import { openStorage, type KeyValueStorage, type Storages } from './storage/index.js';
 import { createCluster, type Cluster } from './cluster/index.js';
 import type { ExecutionQueue } from './queue/index.js';
 import { createCapture, type Capture } from './triggers/capture.js';
@@ -27,8 +27,8 @@ export interface WeirOptions {
   home?: string;
   /** Configuration; read from `<home>/weir.config.json` when omitted. */
   config?: WeirConfig;
-  /** Ready-made unstorage instances for the mounts (e.g. memory in tests). */
-  storage?: { local?: Storage; cloud?: Storage };
+  /** Ready-made stores for the mounts (e.g. unstorage's `createStorage()`, memory in tests). */
+  storage?: { local?: KeyValueStorage; cloud?: KeyValueStorage };
   /** Custom node types added to the built-in ones. */
   nodes?: NodeDefinition<any>[];
   /** Environment visible to flows through `$env` (default: `process.env`, filtered by `config.env.allow`). */
@@ -72,8 +72,13 @@ export interface Weir {
   capture: Capture;
   /** Webhook intake, interface events and the execution runner that hosts share. */
   intake: Intake;
-  /** Runs a published flow for a server-side caller, input checked against its `inputParams`; resolves to its result. */
-  executeFlow(nameOrId: string, input?: unknown): Promise<unknown>;
+  /**
+   * Runs a published flow for a server-side caller, input checked against its `inputParams`; resolves to its
+   * result, typed as the caller says it is (`T` is not checked at run time).
+   * @example
+   * const { greeting } = await weir.executeFlow<{ greeting: string }>('hello', { name: 'Ada' })
+   */
+  executeFlow<T = unknown>(nameOrId: string, input?: unknown): Promise<T>;
   /** Redis coordination of several hosts (schedule slot claims, publish propagation); null on one host. */
   cluster: Cluster | null;
   /** Set by `weir serve` when `queue` is configured: triggers enqueue executions instead of running them here. */
@@ -130,7 +135,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   weir.voiceAgents = createVoiceAgents({ storage, config, workflows: weir.workflows, secrets: () => weir.secrets.values() });
   weir.capture = createCapture({ storage, workflows: weir.workflows, bus });
   weir.intake = createIntake({ weir });
-  weir.executeFlow = (ref, input) => weir.intake.events.executeFlow(ref, input);
+  weir.executeFlow = <T>(ref: string, input?: unknown) => weir.intake.events.executeFlow(ref, input) as Promise<T>;
   closers.push(() => weir.intake.close());
   return weir;
 }

@@ -31,8 +31,8 @@ function findCycle(config: FlowConfig): string[] | null {
 }
 
 /**
- * The executor's save-time checks (run after the structural ones, on a config whose nodes and edges are
- * sound): every `{{ }}` parses (except in a node type's `rawKeys`), `retry`/`timeoutMs`/`onError` are
+ * The executor's save-time checks (run with the structural ones, on the nodes and edges that are well-formed;
+ * nodes of an unknown type get no expression checks, their raw keys being unknown): every `{{ }}` parses (except in a node type's `rawKeys`), `retry`/`timeoutMs`/`onError` are
  * well-formed, edges leave branching nodes by a known handle, nothing points back at the trigger, no cycles.
  * @example
  * createWorkflows({ storage, nodes, bus, checks: [flowChecks({ nodes, expressions })] })
@@ -46,7 +46,7 @@ export function flowChecks({ nodes, expressions }: { nodes: NodeRegistry; expres
       const cfg = node.config ?? {};
       const at = `nodes[${i}].config`;
       for (const p of policyProblems(cfg)) problems.push({ path: `${at}.${p.path}`, message: `${node.id}: ${p.message}` });
-      if (def?.trigger) return;
+      if (!def || def.trigger) return;
       for (const p of expressions.problems(cfg, at, def?.rawKeys)) problems.push({ path: p.path, message: `${node.id}: ${p.message}` });
     });
     (config.edges ?? []).forEach((edge, i) => {

@@ -1,11 +1,13 @@
 import { join, resolve } from 'node:path';
-import { createStorage, prefixStorage, type Driver, type Storage } from 'unstorage';
+import { createStorage, type Driver } from 'unstorage';
 import type { MountConfig, WeirConfig } from '../config.js';
 import { WeirError } from '../errors.js';
 import { withPrefixClear } from './clear.js';
 import { fsDriver } from './fs-driver.js';
+import type { KeyValueStorage } from './types.js';
+import { prefixView } from './view.js';
 
-export type { Storage } from 'unstorage';
+export type { KeyValueStorage } from './types.js';
 
 /** The two mounts of CONTRACT section 2. */
 export type MountName = 'local' | 'cloud';
@@ -15,20 +17,22 @@ export type MountName = 'local' | 'cloud';
  * view removes every key under the base, whatever the driver (see `clearPrefix`).
  */
 export interface Storages {
-  local: Storage;
-  cloud: Storage;
+  local: KeyValueStorage;
+  cloud: KeyValueStorage;
   /** A view of one mount under a prefix: managers see only their own keys (`view('cloud', 'kv')`). */
-  view(mount: MountName, prefix: string): Storage;
+  view(mount: MountName, prefix: string): KeyValueStorage;
+  /** The directory a mount is kept in by weir's own `fs` driver (so its changes can be seen on disk), else undefined. */
+  dir(mount: MountName): string | undefined;
   /** Disposes drivers (closes Redis connections and the like). */
   dispose(): Promise<void>;
 }
 
-/** Options of {@link openStorage}: a home for the default `fs` mounts, or ready-made unstorage instances. */
+/** Options of {@link openStorage}: a home for the default `fs` mounts, or ready-made stores (e.g. unstorage's). */
 export interface OpenStorageOptions {
   home?: string;
   config?: WeirConfig;
-  local?: Storage;
-  cloud?: Storage;
+  local?: KeyValueStorage;
+  cloud?: KeyValueStorage;
 }
 
 /**
@@ -39,35 +43,43 @@ export interface OpenStorageOptions {
  * await storage.view('cloud', 'kv').setItem('ns:key', { value: 'x' })
  */
 export async function openStorage(options: OpenStorageOptions): Promise<Storages> {
-  const open = async (mount: MountName): Promise<Storage> => {
+  const dirs: Partial<Record<MountName, string>> = {};
+  const open = async (mount: MountName): Promise<KeyValueStorage> => {
     const given = options[mount];
     if (given) return given;
     const spec = options.config?.storage?.[mount];
     if (!spec && !options.home) return createStorage();
-    return createStorage({ driver: await loadDriver(spec ?? { driver: 'fs' }, options.home, mount) });
+    const { driver, dir } = await loadDriver(spec ?? { driver: 'fs' }, options.home, mount);
+    dirs[mount] = dir;
+    return createStorage({ driver });
   };
   const [local, cloud] = (await Promise.all([open('local'), open('cloud')])).map(withPrefixClear);
   return {
     local,
     cloud,
-    view: (mount, prefix) => prefixStorage(mount === 'local' ? local : cloud, prefix),
+    view: (mount, prefix) => prefixView(mount === 'local' ? local : cloud, prefix),
+    dir: (mount) => dirs[mount],
     async dispose() {
       await Promise.all([local.dispose(), cloud.dispose()]);
     },
   };
 }
 
-/** Loads a driver by name; third-party drivers are imported only when named, so startup stays cheap. */
-async function loadDriver(spec: MountConfig, home: string | undefined, mount: MountName): Promise<Driver> {
+/**
+ * Loads a driver by name (with its directory for weir's `fs` driver); third-party drivers are imported only
+ * when named, so startup stays cheap.
+ */
+async function loadDriver(spec: MountConfig, home: string | undefined, mount: MountName): Promise<{ driver: Driver; dir?: string }> {
   const { driver: name, ...options } = spec;
   if (name === 'fs') {
     // A relative base is relative to the home, so a home can be moved as a whole.
     const given = options.base as string | undefined;
     if (!given && !home) throw new WeirError('INVALID_CONFIG', `storage.${mount}: the fs driver needs a "base" or a home`);
-    return fsDriver({ base: given ? resolve(home ?? '.', given) : join(home!, mount) });
+    const dir = given ? resolve(home ?? '.', given) : join(home!, mount);
+    return { driver: fsDriver({ base: dir }), dir };
   }
   // Redis: unstorage's key layout plus an index, so listings do not SCAN the whole keyspace (redis-driver.ts).
-  if (name === 'redis') return (await import('./redis-driver.js')).redisDriver(options);
+  if (name === 'redis') return { driver: (await import('./redis-driver.js')).redisDriver(options) };
   if (typeof name !== 'string' || !/^[a-z0-9-]+$/.test(name)) {
     throw new WeirError('INVALID_CONFIG', `storage.${mount}.driver must be an unstorage driver name, got ${JSON.stringify(name)}`);
   }
@@ -80,5 +92,5 @@ async function loadDriver(spec: MountConfig, home: string | undefined, mount: Mo
       cause: err,
     });
   }
-  return factory(options);
+  return { driver: factory(options) };
 }

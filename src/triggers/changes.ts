@@ -77,9 +77,8 @@ export function eventProbe(bus: WeirBus, maxAgeMs = 1000): ChangeProbe {
  * const probe = cloudProbe(weir.storage, ['workflows', 'webhook-tokens'])
  */
 export function cloudProbe(storage: Storages, prefixes: string[]): ChangeProbe {
-  const driver = storage.cloud.getMount('').driver as { name?: string; options?: { base?: string } };
-  if (driver.name !== 'weir-fs' || !driver.options?.base) return noProbe;
-  return fsProbe(prefixes.map((p) => join(driver.options!.base!, p)));
+  const dir = storage.dir('cloud');
+  return dir ? fsProbe(prefixes.map((p) => join(dir, p))) : noProbe;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createWeir, defineNode, type NodeDefinition, type Weir, type WeirOptions } from '../../src/index.js';
+import { createWeir, defineNode, type FlowEdge, type NodeDefinition, type Weir, type WeirOptions, type WorkflowConfig } from '../../src/index.js';
 import { ROOT } from '../_utils.js';
 
 /** A flow config from test/fixtures/flows/<name>.json. */
@@ -15,7 +15,7 @@ export function runConfig(weir: Weir, config: unknown, input: unknown = {}, extr
 }
 
 /** A flow of a manual trigger followed by `nodes`, chained in order unless `edges` are given. */
-export function chain(nodes: Array<{ id: string; type: string; config?: Record<string, unknown> }>, edges?: Array<Record<string, string>>) {
+export function chain(nodes: Array<{ id: string; type: string; config?: Record<string, unknown> }>, edges?: FlowEdge[]): WorkflowConfig {
   const all = [{ id: 'manual_trigger-1', type: 'manual_trigger', config: {} }, ...nodes.map((n) => ({ config: {}, ...n }))];
   return { nodes: all, edges: edges ?? all.slice(1).map((n, i) => ({ source: all[i].id, target: n.id })), variables: {}, metadata: {} };
 }

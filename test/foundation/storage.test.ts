@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStorage } from '../../src/storage/index.js';
+import { openStorage, type KeyValueStorage } from '../../src/storage/index.js';
 import { ROOT, cli, tmpDir, writeJson } from '../_utils.js';
 
 const lib = join(ROOT, 'dist/index.js').replace(/^/, 'file://');
@@ -96,6 +96,56 @@ test('a driver named in weir.config.json is used; an unknown one is a clear erro
   } catch (err) {
     assert.match((err as Error).message, 'unknown storage driver "no-such-driver"');
   }
+});
+
+/** A store of the host's own (no unstorage): methods on a prototype, values in a Map. */
+class MapStore implements KeyValueStorage {
+  readonly map = new Map<string, unknown>();
+  async hasItem(key: string) { return this.map.has(key); }
+  async getItem<T>(key: string) { return (this.map.get(key) ?? null) as T | null; }
+  async getItems(keys: string[]) { return keys.map((key) => ({ key, value: this.map.get(key) ?? null })); }
+  async setItem(key: string, value: unknown) { this.map.set(key, structuredClone(value)); }
+  async getItemRaw<T>(key: string) { return (this.map.get(key) ?? null) as T | null; }
+  async setItemRaw(key: string, value: unknown) { this.map.set(key, value); }
+  async removeItem(key: string) { this.map.delete(key); }
+  async getKeys(base = '') { return [...this.map.keys()].filter((k) => k.startsWith(base)); }
+  async clear(base = '') { for (const k of await this.getKeys(base)) this.map.delete(k); }
+  async dispose() {}
+}
+
+test('any object with the KeyValueStorage methods serves as a mount', async () => {
+  const { createWeir } = await import('../../src/weir.js');
+  const [local, cloud] = [new MapStore(), new MapStore()];
+  const weir = await createWeir({ storage: { local, cloud } });
+  const { id } = await weir.workflows.create('own-store');
+  await weir.workflows.publish(id);
+  assert.ok(local.map.has(`workflows:${id}`), [...local.map.keys()].join(', '));
+  assert.ok(cloud.map.has(`workflows:${id}`));
+  assert.equal((await weir.workflows.list()).map((w) => [w.name, w.status]), [['own-store', 'synced']]);
+  await weir.kv.init('ns');
+  await weir.kv.setValue('ns', 'a', 'x');
+  assert.is(await weir.kv.getValue('ns', 'a'), 'x');
+  await weir.kv.delete('ns');
+  assert.is(await weir.kv.getValue('ns', 'a').catch(() => 'gone'), 'gone');
+  assert.equal([...cloud.map.keys()].filter((k) => k.startsWith('kv:data:')), [], 'clear went through the view');
+  await weir.close();
+});
+
+test('a view refuses an empty key; dir() names the fs mount directories only', async () => {
+  const home = tmpDir();
+  const fs = await openStorage({ home });
+  assert.is(fs.dir('cloud'), join(home, 'cloud'));
+  assert.is(fs.dir('local'), join(home, 'local'));
+  await fs.view('cloud', 'kv').setItem('k', 1);
+  assert.equal(await fs.cloud.getItem('kv:k'), 1);
+  try {
+    await fs.view('cloud', 'kv').getItem('');
+    assert.unreachable('should refuse');
+  } catch (err) {
+    assert.match((err as Error).message, 'invalid storage key');
+  }
+  const memory = await openStorage({});
+  assert.is(memory.dir('cloud'), undefined);
 });
 
 test.run();

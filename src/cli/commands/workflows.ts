@@ -1,5 +1,6 @@
 import { readUserFile, parseJson } from '../read-input.js';
 import type { GroupSpec } from '../types.js';
+import type { WorkflowConfig } from '../../resources/workflows/index.js';
 import { record } from '../output.js';
 import { webhookCommands } from './webhooks.js';
 import { executionCommands } from './executions.js';
@@ -65,7 +66,8 @@ export const workflows: GroupSpec = {
       async run(ctx) {
         const file = ctx.args['config-file']!;
         const config = parseJson((await readUserFile(ctx.io.cwd, file)).toString('utf8'), file);
-        const s = await (await ctx.weir()).workflows.save(ctx.args['workflow-id']!, config);
+        // Any JSON may reach `save`: it checks the shape itself and lists every problem.
+        const s = await (await ctx.weir()).workflows.save(ctx.args['workflow-id']!, config as WorkflowConfig);
         return { data: s, text: `saved ${s.name} (${s.id}): ${s.status}` };
       },
     },

@@ -1,9 +1,9 @@
 import { WeirError } from '../../errors.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
 import type { VoiceAgent, VoicePhoneNumber, VoiceProvider } from '../types.js';
 
-const readAll = async <T>(s: Storage): Promise<T[]> => {
+const readAll = async <T>(s: KeyValueStorage): Promise<T[]> => {
   const items = await Promise.all((await s.getKeys()).map((k) => s.getItem<T>(k)));
   return items.filter((x): x is NonNullable<typeof x> => x !== null && typeof x === 'object') as T[];
 };

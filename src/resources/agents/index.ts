@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { readRecords } from '../../util/refs.js';
 import { BUILTIN_AGENTS } from './builtins.js';
 
@@ -37,7 +37,7 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
  * await weir.agents.setPrompt('refunds', 'You draft polite refund answers.')
  */
 export function createAgents({ storage }: { storage: Storages }) {
-  const custom: Storage = storage.view('cloud', 'agents');
+  const custom: KeyValueStorage = storage.view('cloud', 'agents');
   const builtIn = (id: string) => BUILTIN_AGENTS.find((a) => a.id === id);
 
   async function get(id: string): Promise<Agent> {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { WeirBus } from '../../events.js';
 import { WeirError } from '../../errors.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken } from '../../util/ids.js';
 import { buildInterface } from './build.js';
 import { packFiles, readSources, sizeOf, unpackFiles } from './files.js';
@@ -37,7 +37,7 @@ export type Interfaces = ReturnType<typeof createInterfaces>;
  * const page = (await weir.interfaces.served('shop'))?.files.get('index.html')
  */
 export function createInterfaces({ storage, bus }: InterfacesOptions) {
-  const store: Storage = storage.view('cloud', 'interfaces');
+  const store: KeyValueStorage = storage.view('cloud', 'interfaces');
   const nameKey = (name: string) => `names:${encodeURIComponent(name)}`;
   const now = () => new Date().toISOString();
   // Unpacked builds by id, kept while their version is current (a host serves many requests per deploy).

@@ -1,7 +1,7 @@
 import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
 import { DEFAULT_PORT, readServeInfo } from '../../host/serve-info.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
 import { findByRef, mapLimit, readRecords } from '../../util/refs.js';
 import { createBlobStore, type BlobSource } from '../objects/blobs.js';
@@ -52,10 +52,10 @@ const DOCS = 'weir knowledge list';
  * await weir.knowledge.search('refund') // [{ id: doc.id, name: 'refunds.md', snippet: ... }]
  */
 export function createKnowledge({ storage, config, home, dir }: KnowledgeOptions) {
-  const folders: Storage = storage.view('cloud', 'knowledge:folders');
-  const docs: Storage = storage.view('cloud', 'knowledge:docs');
-  const tokens: Storage = storage.view('cloud', 'knowledge:tokens');
-  const texts: Storage = storage.view('cloud', 'knowledge:text');
+  const folders: KeyValueStorage = storage.view('cloud', 'knowledge:folders');
+  const docs: KeyValueStorage = storage.view('cloud', 'knowledge:docs');
+  const tokens: KeyValueStorage = storage.view('cloud', 'knowledge:tokens');
+  const texts: KeyValueStorage = storage.view('cloud', 'knowledge:text');
   const blobs = createBlobStore({ dir, storage: storage.view('cloud', 'blobs:knowledge') });
   const index = createSearchIndex();
 

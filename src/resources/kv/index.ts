@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import { decodeKeyPart, encodeKeyPart } from '../../storage/keys.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
 import { isObject } from '../../util/json.js';
 import { findByRef, mapLimit, readRecords } from '../../util/refs.js';
@@ -38,8 +38,8 @@ const LIST = 'weir data kv list';
  * await weir.kv.getValue('sessions', 'user:1') // '{"cart":[]}'
  */
 export function createKv({ storage, cacheMs = 1000 }: KvOptions) {
-  const namespaces: Storage = storage.view('cloud', 'kv:namespaces');
-  const data: Storage = storage.view('cloud', 'kv:data');
+  const namespaces: KeyValueStorage = storage.view('cloud', 'kv:namespaces');
+  const data: KeyValueStorage = storage.view('cloud', 'kv:data');
   // The per-operation path stays at one storage call: a resolved namespace is reused for `cacheMs`.
   const resolved = new Map<string, { ns: KvNamespace; at: number }>();
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { WeirConfig } from '../../config.js';
-import type { Storage } from '../../storage/index.js';
+import type { KeyValueStorage } from '../../storage/index.js';
 import { newToken } from '../../util/ids.js';
 
 /** Bytes to store: text, a buffer, or a stream (streamed to disk without buffering on the fs driver). */
@@ -56,7 +56,7 @@ const toStream = (source: BlobSource): NodeJS.ReadableStream =>
  * const blobs = createBlobStore({ dir: '/srv/weir/objects', storage: storage.view('cloud', 'blobs:objects') })
  * await blobs.write('ab12', fs.createReadStream('big.bin'))
  */
-export function createBlobStore({ dir, storage }: { dir?: string; storage: Storage }): BlobStore {
+export function createBlobStore({ dir, storage }: { dir?: string; storage: KeyValueStorage }): BlobStore {
   if (!dir) {
     return {
       async write(id, source) {

@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import { checkObjectKey, hashKey } from '../../storage/keys.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { readRecords } from '../../util/refs.js';
 import { createBlobStore, type BlobSource } from './blobs.js';
 import { contentTypeOf } from './content-type.js';
@@ -34,7 +34,7 @@ export type Objects = ReturnType<typeof createObjects>;
  * const { info, stream } = await weir.objects.stream('reports/q1.csv')
  */
 export function createObjects({ storage, dir }: ObjectsOptions) {
-  const meta: Storage = storage.view('cloud', 'objects');
+  const meta: KeyValueStorage = storage.view('cloud', 'objects');
   const blobs = createBlobStore({ dir, storage: storage.view('cloud', 'blobs:objects') });
 
   async function head(key: string): Promise<ObjectInfo> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { WeirError } from '../../errors.js';
-import type { Storage } from '../../storage/index.js';
+import type { KeyValueStorage } from '../../storage/index.js';
 import type { Weir } from '../../weir.js';
 import { git, gitOk, remoteDefaultBranch, resolveRemote, tokenConfig } from './git.js';
 import { checkPath, projectFiles, snapshotHash, type ProjectFiles } from './snapshot.js';
@@ -30,7 +30,7 @@ const DEFAULT_ID = 'default';
  * const s = await weir.projects.status()     // { remote, lastPush, changed }
  */
 export function createProjects({ weir }: { weir: Weir }) {
-  const store: Storage = weir.storage.view('cloud', 'projects');
+  const store: KeyValueStorage = weir.storage.view('cloud', 'projects');
 
   /** The project of this home: `project.id` in weir.config.json, else "default". */
   function project(ref?: string) {

@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { cloudProbe, createFreshness } from '../../triggers/changes.js';
 import { readRecords } from '../../util/refs.js';
 import { loadMasterKey, seal, unseal, type MasterKey, type Sealed } from './crypto.js';
@@ -47,7 +47,7 @@ const checkName = (name: string) => {
  * const env = await weir.secrets.values() // { STRIPE_KEY: 'sk_live_...' }
  */
 export function createSecrets({ storage, home, env }: SecretsOptions) {
-  const records: Storage = storage.view('cloud', 'secrets');
+  const records: KeyValueStorage = storage.view('cloud', 'secrets');
   let master: Promise<MasterKey> | undefined;
   const key = () => (master ??= loadMasterKey({ home, env }));
   // Every execution asks for the values: they are kept while the fs probe reports the secrets unchanged

@@ -1,12 +1,12 @@
 import type { WeirBus } from '../../events.js';
 import { WeirError } from '../../errors.js';
 import type { NodeRegistry } from '../../nodes/index.js';
-import type { Storage, Storages } from '../../storage/index.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
 import { hashJson } from '../../util/json.js';
 import { diffConfigs, type Change } from './diff.js';
 import { syncAction, syncStatus } from './sync.js';
-import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from './types.js';
+import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowConfig, WorkflowDetails, WorkflowSummary } from './types.js';
 import { validateConfig, type ConfigCheck } from './validate.js';
 
 export * from './types.js';
@@ -40,23 +40,23 @@ export type Workflows = ReturnType<typeof createWorkflows>;
  * await weir.workflows.publish(id)
  */
 export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsOptions) {
-  const local: Storage = storage.view('local', 'workflows');
-  const cloud: Storage = storage.view('cloud', 'workflows');
-  const tokens: Storage = storage.view('cloud', 'webhook-tokens');
+  const local: KeyValueStorage = storage.view('local', 'workflows');
+  const cloud: KeyValueStorage = storage.view('cloud', 'workflows');
+  const tokens: KeyValueStorage = storage.view('cloud', 'webhook-tokens');
   // Name -> id indexes, one key per name (hashed: names are free text), so lookups by name and the
   // uniqueness check stay O(1) however many workflows there are, and concurrent writers never share a key.
-  const localNames: Storage = storage.view('local', 'workflow-names');
-  const cloudNames: Storage = storage.view('cloud', 'workflow-names');
+  const localNames: KeyValueStorage = storage.view('local', 'workflow-names');
+  const cloudNames: KeyValueStorage = storage.view('cloud', 'workflow-names');
   const nameKey = (name: string) => sha256(name).slice(0, 40);
-  const idByName = async (index: Storage, name: string) => (await index.getItem<{ id: string }>(nameKey(name)))?.id ?? null;
+  const idByName = async (index: KeyValueStorage, name: string) => (await index.getItem<{ id: string }>(nameKey(name)))?.id ?? null;
 
-  const readAll = async <T>(s: Storage): Promise<T[]> => {
+  const readAll = async <T>(s: KeyValueStorage): Promise<T[]> => {
     const items = await s.getItems(await s.getKeys());
     return items.map((i) => i.value).filter((v) => v !== null && typeof v === 'object') as T[];
   };
   const now = () => new Date().toISOString();
 
-  const byRef = async <T extends { name: string }>(records: Storage, names: Storage, ref: string): Promise<T | null> => {
+  const byRef = async <T extends { name: string }>(records: KeyValueStorage, names: KeyValueStorage, ref: string): Promise<T | null> => {
     if (!ref) return null;
     const byId = /^[\w-]+$/.test(ref) ? await records.getItem<T>(ref) : null;
     if (byId) return byId;
@@ -155,8 +155,8 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       return { id: wf.id, name, webhookToken: wf.webhookToken, status: options.publish ? 'synced' : 'draft' };
     },
 
-    /** Validates and saves a config as the draft; every problem is listed at once. */
-    async save(ref: string, config: unknown) {
+    /** Validates and saves a config as the draft; every problem is listed at once (JSON read from a file may be passed as it is). */
+    async save(ref: string, config: WorkflowConfig) {
       const wf = await requireLocal(ref);
       const valid = check(config);
       const updated: LocalWorkflow = { ...wf, config: valid, updatedAt: now() };

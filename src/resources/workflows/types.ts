@@ -1,9 +1,21 @@
-/** One node of a flow (seed 2.2). */
+/** Options every node's `config` may hold besides its own fields: retries, a time limit, what an error does. */
+export interface NodeConfig {
+  /** Retries after a failed attempt: `max` more attempts, `backoffMs` apart (default 500). */
+  retry?: { max: number; backoffMs?: number };
+  /** Time limit of one attempt in milliseconds. */
+  timeoutMs?: number;
+  /** `stop` (default) fails the execution; `continue` records the error and runs on. */
+  onError?: 'stop' | 'continue';
+  /** The node type's own fields (`values`, `url`, `rules`...); strings may hold `{{ }}` expressions. */
+  [key: string]: unknown;
+}
+
+/** One node of a flow: id `<type>-<number>` (e.g. `http_request-1`), a registered type, its config. */
 export interface FlowNode {
   id: string;
   type: string;
   label?: string;
-  config?: Record<string, unknown>;
+  config?: NodeConfig;
 }
 
 /** A directed connection; `sourceHandle` only on branching nodes (`"true"`/`"false"`). */
@@ -14,13 +26,28 @@ export interface FlowEdge {
   sourceHandle?: string;
 }
 
-/** The configuration file accepted by `workflows save` (seed 2.2). */
-export interface FlowConfig {
+/**
+ * A flow configuration, as `workflows.save` takes it: one trigger node, the other nodes, the edges between
+ * them, flow variables and free metadata.
+ * @example
+ * const config: WorkflowConfig = {
+ *   nodes: [
+ *     { id: 'manual_trigger-1', type: 'manual_trigger', config: {} },
+ *     { id: 'set-1', type: 'set', config: { values: { greeting: 'hi {{ $input.name }}' } } },
+ *   ],
+ *   edges: [{ id: 'e1', source: 'manual_trigger-1', target: 'set-1' }],
+ * }
+ * await weir.workflows.save('hello', config)
+ */
+export interface WorkflowConfig {
   nodes: FlowNode[];
   edges: FlowEdge[];
   variables?: Record<string, unknown>;
   metadata?: { description?: string; [key: string]: unknown };
 }
+
+/** The executor's name for a {@link WorkflowConfig}. */
+export type FlowConfig = WorkflowConfig;
 
 /** Sync states of CONTRACT section 4. */
 export type SyncStatus = 'draft' | 'synced' | 'dirty' | 'conflict';

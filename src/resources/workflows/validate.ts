@@ -1,15 +1,27 @@
 import type { NodeRegistry, Problem } from '../../nodes/index.js';
 import { isObject } from '../../util/json.js';
-import type { FlowConfig } from './types.js';
+import { nearest } from '../../util/nearest.js';
+import type { FlowConfig, FlowEdge, FlowNode } from './types.js';
 
 const NODE_ID = /^([a-z][a-z0-9_]*)-(\d+)$/;
 
 /** Extra save-time checks a subsystem adds (e.g. the expression parser): return problems for a config. */
 export type ConfigCheck = (config: FlowConfig) => Problem[];
 
+/** The well-formed part of a config, and where each of its nodes and edges sits in the original. */
+interface Sound {
+  config: FlowConfig;
+  nodeAt: number[];
+  edgeAt: number[];
+}
+
 /**
- * Every problem of a flow config at once (CONTRACT section 4): shape, exactly one trigger, node id pattern
- * `<type>-<number>`, duplicate ids, dangling edges, unknown types, and each node type's own checks.
+ * Every problem of a flow config at once: shape, exactly one trigger, node id pattern `<type>-<number>`,
+ * duplicate ids, dangling edges, unknown types (with the nearest known type), each node type's own checks,
+ * and the extra checks (expressions, handles, edges into the trigger, cycles). The extra checks see the
+ * well-formed nodes and edges, so a broken node does not hide the problems of the others.
+ * @example
+ * validateConfig(config, nodes, [flowChecks({ nodes, expressions })]) // [] when the config is valid
  */
 export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks: ConfigCheck[] = []): Problem[] {
   if (!isObject(config)) return [{ path: '', message: 'the configuration must be a JSON object with "nodes" and "edges"' }];
@@ -21,6 +33,7 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
   if (config.metadata !== undefined && !isObject(config.metadata)) add('metadata', '"metadata" must be an object');
   if (!Array.isArray(config.nodes)) return problems;
 
+  const sound: Sound = { config: { nodes: [], edges: [] }, nodeAt: [], edgeAt: [] };
   const seen = new Set<string>();
   let triggers = 0;
   config.nodes.forEach((node: unknown, i: number) => {
@@ -35,12 +48,21 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
     else if (m[1] !== type) add(`${at}.id`, `node id "${id}" must start with its type "${type}" (e.g. ${type}-1)`);
     if (seen.has(id)) add(`${at}.id`, `duplicate node id "${id}"`);
     seen.add(id);
-    if (node.config !== undefined && !isObject(node.config)) add(`${at}.config`, 'config must be an object');
+    const configOk = node.config === undefined || isObject(node.config);
+    if (!configOk) add(`${at}.config`, `${id}: config must be an object`);
     const def = nodes.get(type);
-    if (!def) return add(`${at}.type`, `unknown node type "${type}"`);
-    if (def.trigger) triggers++;
-    for (const p of def.validate?.((node.config ?? {}) as Record<string, unknown>) ?? []) {
-      add(`${at}.config${p.path ? `.${p.path}` : ''}`, `${id}: ${p.message}`);
+    if (!def) {
+      const near = nearest(type, nodes.keys());
+      add(`${at}.type`, `${id}: unknown node type "${type}"${near ? `; did you mean "${near}"?` : ''}`);
+    } else {
+      if (def.trigger) triggers++;
+      for (const p of (configOk && def.validate?.((node.config ?? {}) as Record<string, unknown>)) || []) {
+        add(`${at}.config${p.path ? `.${p.path}` : ''}`, `${id}: ${p.message}`);
+      }
+    }
+    if (configOk) {
+      sound.config.nodes.push(node as unknown as FlowNode);
+      sound.nodeAt.push(i);
     }
   });
   if (triggers !== 1) add('nodes', `a flow needs exactly one trigger node, found ${triggers}`);
@@ -48,12 +70,30 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
   (Array.isArray(config.edges) ? config.edges : []).forEach((edge: unknown, i: number) => {
     const at = `edges[${i}]`;
     if (!isObject(edge)) return add(at, 'an edge must be an object');
+    let ok = true;
     for (const end of ['source', 'target'] as const) {
       const ref = edge[end];
-      if (typeof ref !== 'string') add(`${at}.${end}`, `edge ${end} is required`);
+      if (typeof ref !== 'string') add(`${at}.${end}`, `edge ${edge.id ?? i}: ${end} is required`);
       else if (!seen.has(ref)) add(`${at}.${end}`, `edge ${edge.id ?? i} names a missing node "${ref}"`);
+      ok &&= typeof ref === 'string' && seen.has(ref);
+    }
+    if (ok) {
+      sound.config.edges.push(edge as unknown as FlowEdge);
+      sound.edgeAt.push(i);
     }
   });
-  if (problems.length === 0) for (const checkConfig of extraChecks) problems.push(...checkConfig(config as unknown as FlowConfig));
+  // A place already reported (e.g. `timeoutMs` checked by both its node type and the run policy) is told once.
+  const reported = new Set(problems.map((p) => p.path));
+  for (const check of extraChecks) {
+    for (const p of check(sound.config)) {
+      const path = originalPath(p.path, sound);
+      if (!reported.has(path)) problems.push({ ...p, path });
+    }
+  }
   return problems;
+}
+
+/** `nodes[k]...` / `edges[k]...` of the sound part, pointed back at the same node or edge in the original config. */
+function originalPath(path: string, sound: Sound): string {
+  return path.replace(/^(nodes|edges)\[(\d+)\]/, (_, list: string, k: string) => `${list}[${(list === 'nodes' ? sound.nodeAt : sound.edgeAt)[Number(k)]}]`);
 }

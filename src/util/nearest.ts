@@ -1,0 +1,39 @@
+/**
+ * Optimal string alignment distance (Levenshtein plus swaps of two neighbours): the number of one-letter
+ * edits between two words, a swap counting as one (`reqeust` -> `request`).
+ * @example
+ * editDistance('http_reqest', 'http_request') // 1
+ */
+export function editDistance(a: string, b: string): number {
+  // Three rows: the current one, the previous one and the one before (for swaps).
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], before[j - 2] + 1);
+    }
+    before = prev;
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The candidate closest to a misspelt word, or null when none is close: at most 1 edit for words up to 4
+ * letters, 2 up to 8, 3 beyond (case ignored), so a suggestion is a likely typo rather than a guess.
+ * @example
+ * nearest('http_reqest', ['set', 'http_request']) // 'http_request'
+ */
+export function nearest(word: string, candidates: Iterable<string>): string | null {
+  const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
+  let best: string | null = null;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
