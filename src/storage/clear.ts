@@ -1,10 +1,13 @@
 import { normalizeBaseKey, type Storage } from 'unstorage';
+import type { KeyValueStorage } from './types.js';
 
 /**
  * Drivers whose `clear(base)` removes exactly the keys under `base`. unstorage's own `fs`, `fs-lite` and
  * `memory` drivers ignore the base and empty the whole mount, so they are never handed one.
  */
 const CLEARS_A_BASE = new Set(['weir-fs', 'weir-redis']);
+const hasMounts = (storage: KeyValueStorage): storage is KeyValueStorage & Storage => typeof (storage as Partial<Storage>).getMounts === 'function';
+
 /** Keys removed at once by the list-and-remove path. */
 const BATCH = 100;
 
@@ -17,7 +20,9 @@ const BATCH = 100;
  * @example
  * await clearPrefix(storage.cloud, 'kv:data:kv_abc') // the namespace's values are gone from disk or Redis
  */
-export async function clearPrefix(storage: Storage, base = ''): Promise<void> {
+export async function clearPrefix(storage: KeyValueStorage, base = ''): Promise<void> {
+  // A store that is not unstorage's has no mounts: its own clear(base) is the contract.
+  if (!hasMounts(storage)) return storage.clear(base);
   const prefix = normalizeBaseKey(base);
   let listed = false;
   for (const mount of storage.getMounts(prefix, { parents: true })) {
@@ -45,6 +50,7 @@ export async function clearPrefix(storage: Storage, base = ''): Promise<void> {
  * const cloud = withPrefixClear(createStorage({ driver: fsDriver({ base: '/srv/weir/cloud' }) }))
  * await prefixStorage(cloud, 'kv:data').clear('kv_abc')
  */
-export function withPrefixClear(storage: Storage): Storage {
+export function withPrefixClear(storage: KeyValueStorage): KeyValueStorage {
+  if (!hasMounts(storage)) return storage;
   return { ...storage, clear: (base?: string) => clearPrefix(storage, base) };
 }

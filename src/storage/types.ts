@@ -13,7 +13,8 @@ export interface KeyValueStorage {
   getItem<T = unknown>(key: string): Promise<T | null>;
   /** Several values at once, in the order of `keys`. */
   getItems(keys: string[]): Promise<Array<{ key: string; value: unknown }>>;
-  setItem(key: string, value: unknown): Promise<void>;
+  /** `ttl`: seconds until the item expires, on drivers that support it (Redis). */
+  setItem(key: string, value: unknown, options?: { ttl?: number }): Promise<void>;
   /** Bytes stored as they are (object bodies kept in the store rather than in files). */
   getItemRaw<T = unknown>(key: string): Promise<T | null>;
   setItemRaw(key: string, value: unknown): Promise<void>;

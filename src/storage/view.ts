@@ -26,7 +26,7 @@ export function prefixView(storage: KeyValueStorage, prefix: string): KeyValueSt
       const items = await storage.getItems(keys.map(at));
       return items.map(({ key, value }) => ({ key: key.slice(base.length), value }));
     },
-    setItem: async (key, value) => storage.setItem(at(key), value),
+    setItem: async (key, value, options) => storage.setItem(at(key), value, options),
     getItemRaw: async (key) => storage.getItemRaw(at(key)),
     setItemRaw: async (key, value) => storage.setItemRaw(at(key), value),
     removeItem: async (key) => storage.removeItem(at(key)),
