@@ -6,7 +6,7 @@ import type { FlowConfig } from '../resources/workflows/types.js';
 import type { ConfigCheck } from '../resources/workflows/validate.js';
 import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
-import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, RunOptions, RunState } from './types.js';
+import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, NodeLogLevel, RunOptions, RunState } from './types.js';
 import { emitSafely, walk } from './walk.js';
 import { createClock } from '../util/clock.js';
 import { newExecutionId } from '../resources/executions/ids.js';
@@ -123,8 +123,8 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
         for (const hook of hooks.respond) hook(state, answer);
       },
     };
-    const log = (nodeId: string, message: string, data?: unknown) =>
-      emitSafely(bus, 'execution:log', state.mask({ executionId: record.id, workflowId: workflow.id, nodeId, message, ...(data === undefined ? {} : { data }) }));
+    const log = (nodeId: string, level: NodeLogLevel, message: string, data?: unknown) =>
+      emitSafely(bus, 'execution:log', state.mask({ executionId: record.id, workflowId: workflow.id, nodeId, level, message, ...(data === undefined ? {} : { data }) }));
     try {
       const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log, now });
       const failure = state.failure;
@@ -138,7 +138,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     const ending = callHooks(hooks['execution:end'], state);
     if (ending) await ending;
     const { status, error, finishedAt } = state.record;
-    emitSafely(bus, 'execution:end', { executionId: record.id, workflowId: workflow.id, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
+    emitSafely(bus, 'execution:end', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
     return state.record;
   }
 
