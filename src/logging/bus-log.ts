@@ -13,6 +13,8 @@ const msBetween = (from: string, to: string | null) => (to ? Date.parse(to) - Da
  * const stop = logBus(weir.bus, createLogger({ level: 'info', format: 'text', stream: process.stdout }))
  */
 export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
+  // Successes stay at debug: a line per success took the webhook -> respond flow in the host bench from about
+  // 60 to 90 us of server CPU per request and cut its rate by more than half.
   const debug = logger.isLevelEnabled('debug');
   const stops: Array<() => void> = [];
   const on = <K extends keyof WeirEvents & string>(name: K, handler: (event: WeirEvents[K]) => void) => {
