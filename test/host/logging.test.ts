@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createLogger } from '../../src/logging/logger.js';
 import { createWeir, type Weir } from '../../src/weir.js';
 import { cli } from '../_utils.js';
 import { chain, publish, send, startServe, tmpDir, until } from './_helpers.js';
@@ -70,6 +71,19 @@ test('weir serve rejects an unknown --log-level or --log-format', async () => {
   const format = await cli(['serve', '--port', '0', '--log-format', 'xml'], { home });
   assert.is(format.code, 2, format.stderr);
   assert.match(format.stderr, '--log-format must be text or json, got "xml"');
+});
+
+test('createWeir({ logger }) logs a failing scheduled run with its flow, node and error', async () => {
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'info', format: 'text', stream: { write: (line: string) => lines.push(line) } });
+  const weir = await createWeir({ logger });
+  const c = chain('schedule_trigger', [{ type: 'kv_set', config: { namespace: 'ticks', key: 'last', value: 'x' } }]);
+  const { id } = await publish(weir, 'nightly ticks', { type: 'schedule_trigger', config: { scheduleType: 'daily', dailyTime: '03:00' } }, c.nodes, c.edges);
+  const r = await weir.run(id, {}, { published: true, trigger: 'schedule' });
+  assert.is(r.status, 'error');
+  assert.is(lines.length, 1, lines.join(''));
+  assert.match(lines[0], / ERROR execution error flow="nightly ticks" flowId=wf_\w+ exec=exec_\w+ trigger=schedule node=kv_set-1 code=NOT_FOUND error="KV namespace \\"ticks\\" not found" \d+ms\n$/);
+  await weir.close();
 });
 
 test.run();
