@@ -1,4 +1,5 @@
 import mitt, { type Emitter } from 'mitt';
+import type { NodeLogLevel } from './flow/types.js';
 
 /**
  * Every event weir emits, by name. Hosts and tests subscribe with `weir.bus.on(name, handler)`.
@@ -17,10 +18,10 @@ export interface WeirEvents {
   'telephony:error': { executionId: string; workflowId: string; trigger: 'sms' | 'call'; error: unknown };
   /** Executions (secret values masked): start, end, each node's start and end, and node log lines. */
   'execution:start': { executionId: string; workflowId: string; workflowName: string; trigger: string; startedAt: string };
-  'execution:end': { executionId: string; workflowId: string; status: string; startedAt: string; finishedAt: string | null; error?: { code: string; message: string; status?: number; node?: string } };
+  'execution:end': { executionId: string; workflowId: string; workflowName: string; trigger: string; status: string; startedAt: string; finishedAt: string | null; error?: { code: string; message: string; status?: number; node?: string } };
   'node:start': { executionId: string; workflowId: string; nodeId: string; type: string; startedAt: string };
   'node:end': { executionId: string; workflowId: string; nodeId: string; type: string; status: string; startedAt: string | null; finishedAt: string | null; error?: { code: string; message: string } };
-  'execution:log': { executionId: string; workflowId: string; nodeId: string; message: string; data?: unknown };
+  'execution:log': { executionId: string; workflowId: string; nodeId: string; level: NodeLogLevel; message: string; data?: unknown };
   /** A flow's webhook capture session changed (listening, captured, or back to idle). */
   'webhook:capture': { id: string; state: 'listening' | 'captured' | 'idle' };
   /** A durable webhook delivery could not run (its flow was unpublished meanwhile, or it failed to start). */

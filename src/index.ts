@@ -8,6 +8,8 @@ export { defineNode, type NodeDefinition, type NodeContext, type Problem } from 
 export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
 export { resolveHome, loadConfig, type WeirConfig } from './config.js';
 export type { WeirEvents, WeirBus } from './events.js';
+export { logBus } from './logging/bus-log.js';
+export type { WeirLogger } from './logging/logger.js';
 export type {
   WorkflowConfig,
   FlowConfig,
@@ -29,6 +31,8 @@ export type {
   ExecutionRecord,
   ExecutionStatus,
   NodeRecord,
+  NodeLogLine,
+  NodeLogLevel,
   RunOptions,
   RunState,
   RespondAnswer,

@@ -20,6 +20,8 @@ import { createCluster, type Cluster } from './cluster/index.js';
 import type { ExecutionQueue } from './queue/index.js';
 import { createCapture, type Capture } from './triggers/capture.js';
 import { createIntake, type Intake } from './triggers/intake.js';
+import { logBus } from './logging/bus-log.js';
+import type { WeirLogger } from './logging/logger.js';
 
 /** Options of {@link createWeir}. Give a `home` for files on disk, or `storage` instances (memory when neither). */
 export interface WeirOptions {
@@ -33,6 +35,11 @@ export interface WeirOptions {
   nodes?: NodeDefinition<any>[];
   /** Environment visible to flows through `$env` (default: `process.env`, filtered by `config.env.allow`). */
   env?: Record<string, string | undefined>;
+  /**
+   * Where the instance logs execution errors, trigger failures and (at debug) node log lines: a pino logger or
+   * anything with its methods. Without one nothing is printed.
+   */
+  logger?: WeirLogger;
 }
 
 /** A weir instance: storage, event bus, node registry and the resource managers. */
@@ -100,6 +107,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const bus = createBus();
   const nodes = createNodeRegistry(options.nodes);
   const closers: Array<() => Promise<void> | void> = [() => storage.dispose()];
+  if (options.logger) closers.push(logBus(bus, options.logger));
   const weir = {
     home: options.home,
     config,

@@ -70,7 +70,7 @@ export function flow(trigger: { type: string; config?: Record<string, unknown> }
   };
 }
 
-/** A running `weir serve --port 0` child on the home (extra `env` on top of ours): its URL, its output so far, and a signal to stop it. */
+/** A running `weir serve --port 0` child on the home (text or JSON output; extra `env` on top of ours): its URL, its output so far, and a signal to stop it. */
 export function startServe(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; output(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }> {
   const child = spawn(process.execPath, [CLI, '--home', home, 'serve', '--port', '0', ...args], { env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -82,7 +82,9 @@ export function startServe(home: string, args: string[] = [], env: Record<string
     }, 20_000);
     child.stdout!.on('data', (d) => {
       out += d;
-      const url = /listening on (https?:\/\/[\w.:[\]]+)/.exec(out)?.[1];
+      // The ready line: `weir listening on <url>`, or `{"url":"<url>",...}` when the output is JSON.
+      const m = /listening on (https?:\/\/[\w.:[\]]+)|"url":"(https?:\/\/[\w.:[\]]+)"/.exec(out);
+      const url = m?.[1] ?? m?.[2];
       if (!url) return;
       clearTimeout(timer);
       resolve({ url, child, output: () => out, stop: (signal = 'SIGTERM') => (child.exitCode !== null ? exited : (child.kill(signal), exited)) });

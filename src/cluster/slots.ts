@@ -27,7 +27,7 @@ export function slotClaim(weir: Pick<Weir, 'cluster' | 'home'>): ((flowId: strin
 /**
  * One line for the host's log saying how its schedules are shared with other hosts.
  * @example
- * io.stdout.write(`weir: ${slotSharing(weir)}\n`)
+ * logger.info({}, slotSharing(weir))
  */
 export function slotSharing(weir: Pick<Weir, 'cluster' | 'home'>): string {
   if (weir.cluster) return 'schedules: slots are claimed in Redis, so each slot runs on one host of the cluster';

@@ -6,7 +6,7 @@ import type { FlowConfig } from '../resources/workflows/types.js';
 import type { ConfigCheck } from '../resources/workflows/validate.js';
 import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
-import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, RunOptions, RunState } from './types.js';
+import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, NodeLogLevel, RunOptions, RunState } from './types.js';
 import { emitSafely, walk } from './walk.js';
 import { createClock } from '../util/clock.js';
 import { newExecutionId } from '../resources/executions/ids.js';
@@ -124,8 +124,8 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
         for (const hook of hooks.respond) hook(state, answer);
       },
     };
-    const log = (nodeId: string, message: string, data?: unknown) =>
-      emitSafely(bus, 'execution:log', { executionId: record.id, workflowId: workflow.id, nodeId, message: state.mask(message), ...(data === undefined ? {} : { data: state.mask(data) }) });
+    const log = (nodeId: string, level: NodeLogLevel, message: string, data?: unknown) =>
+      emitSafely(bus, 'execution:log', { executionId: record.id, workflowId: workflow.id, nodeId, level, message: state.mask(message), ...(data === undefined ? {} : { data: state.mask(data) }) });
     try {
       const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log, now });
       const failure = state.failure;
@@ -139,7 +139,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     const ending = callHooks(hooks['execution:end'], state);
     if (ending) await ending;
     const { status, error, finishedAt } = state.record;
-    emitSafely(bus, 'execution:end', { executionId: record.id, workflowId: workflow.id, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
+    emitSafely(bus, 'execution:end', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, status, startedAt: record.startedAt, finishedAt, ...(error ? { error } : {}) });
     return state.record;
   }
 

@@ -12,6 +12,16 @@ export interface ErrorInfo {
   node?: string;
 }
 
+/** How loud a node's log line is; a Code node's `console.log` is `log`, `console.warn` is `warn`, and so on. */
+export type NodeLogLevel = 'log' | 'info' | 'warn' | 'error';
+
+/** One line a node logged while it ran (a Code node's `console.*`, a retry, a called flow). */
+export interface NodeLogLine {
+  level: NodeLogLevel;
+  message: string;
+  at: string;
+}
+
 /** The output record of one node (`$node.<id>`, CONTRACT 9). */
 export interface NodeRecord {
   data: unknown;
@@ -21,6 +31,8 @@ export interface NodeRecord {
   error?: ErrorInfo;
   /** Attempts made, when the node was retried. */
   attempts?: number;
+  /** What the node logged, when it logged anything (bounded: see `NODE_LOG_LIMITS`). */
+  logs?: NodeLogLine[];
 }
 
 /** One execution, as stored in `cloud:executions` and returned by `weir.run`. */

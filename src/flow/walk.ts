@@ -4,7 +4,8 @@ import type { NodeContext } from '../nodes/define.js';
 import type { WeirBus } from '../events.js';
 import type { Graph, GraphNode } from './graph.js';
 import { runWithPolicy } from './policy.js';
-import type { ErrorInfo, ExecutionFacade, NodeRecord, RunState } from './types.js';
+import { NodeLogs } from './node-logs.js';
+import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState } from './types.js';
 
 /** What a walk needs besides the graph and the run. */
 export interface WalkDeps {
@@ -13,7 +14,8 @@ export interface WalkDeps {
   facade: ExecutionFacade;
   /** Stops the run: aborts the signal every running node holds. */
   stop(reason: WeirError): void;
-  log(nodeId: string, message: string, data?: unknown): void;
+  /** Emits a node's log line (already kept in its record). */
+  log(nodeId: string, level: NodeLogLevel, message: string, data?: unknown): void;
   /** The executor's clock (ISO timestamps). */
   now(): string;
 }
@@ -77,6 +79,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
   const inbox: unknown[] = new Array(nodes.length);
   const inboxFrom: Array<string | undefined> = new Array(nodes.length);
   const attempts = new Int32Array(nodes.length);
+  const logs: Array<NodeLogs | undefined> = [];
   const queue: number[] = [];
   const scope: Scope = { input: run.record.input, node: records, env: run.env };
   const emitStart = hasListeners(deps.bus, 'node:start');
@@ -109,6 +112,11 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
     else skip(nodes[target]);
   };
 
+  // A line goes into the node's record and out on the bus; past the record's limits it goes nowhere.
+  function log(node: GraphNode, level: NodeLogLevel, message: string, data?: unknown) {
+    if ((logs[node.index] ??= new NodeLogs()).add(level, message, now())) deps.log(node.info.id, level, message, data);
+  }
+
   function skip(node: GraphNode) {
     records[node.info.id] = { data: null, status: 'skipped', startedAt: null, finishedAt: null };
     for (const e of node.out) settle(e.target, false, node, null);
@@ -116,6 +124,8 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
 
   function record(node: GraphNode, rec: NodeRecord, handle: string | undefined) {
     if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
+    const lines = logs[node.index];
+    if (lines) rec.logs = lines.lines();
     records[node.info.id] = rec;
     last = node.info.id;
     if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: { ...rec.error, message: run.mask(rec.error.message) } } : {}) });
@@ -159,7 +169,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
         (node.render ? node.render(scope) : node.config) as Record<string, unknown>,
         inbox[node.index],
         node.info,
-        (message, data) => deps.log(id, message, data),
+        (message, data, level = 'info') => log(node, level, message, data),
         run,
         deps,
       );
@@ -169,7 +179,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
       else {
         out = runWithPolicy(node.policy, id, run.signal, (signal) => exec({ ...ctx, signal }), (n, err) => {
           attempts[node.index] = n;
-          deps.log(id, `attempt ${n} failed, retrying: ${errorInfo(err).message}`);
+          log(node, 'warn', `attempt ${n} failed, retrying: ${errorInfo(err).message}`);
         });
       }
     } catch (err) {

@@ -1,3 +1,5 @@
+import type { NodeLogLevel } from '../flow/types.js';
+
 /** A problem found in a flow config: where (a JSON path such as `nodes[2].config.url`) and what. */
 export interface Problem {
   path: string;
@@ -11,7 +13,8 @@ export interface NodeContext<C = Record<string, unknown>> {
   input: unknown;
   node: { id: string; type: string; label?: string };
   env: Record<string, string | undefined>;
-  log: (message: string, data?: unknown) => void;
+  /** Adds a line to the node's `logs` in the execution record and emits it as `execution:log` (default level `info`). */
+  log: (message: string, data?: unknown, level?: NodeLogLevel) => void;
   signal: AbortSignal;
   /** Services of the weir instance running the flow (resource managers, executor). */
   services: Record<string, any>;

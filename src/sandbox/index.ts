@@ -16,11 +16,14 @@ export interface SandboxRun {
   /** A lower CPU limit for this run (e.g. the node's `timeoutMs`). */
   cpuMs?: number;
   signal?: AbortSignal;
-  /** Where `console.log` inside the sandbox goes. */
-  log?(message: string): void;
+  /** Where `console.log`, `.info`, `.warn` and `.error` inside the sandbox go (`level` is the method's name). */
+  log?(message: string, level: ConsoleLevel): void;
 }
 
 export type Sandbox = ReturnType<typeof createSandbox>;
+
+const CONSOLE_LEVELS = ['log', 'info', 'warn', 'error'] as const;
+type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
 
 const MB = 1024 * 1024;
 // The QuickJS build starts with 16 MB of WebAssembly memory (its own data and stack); a run's heap comes on top.
@@ -138,9 +141,9 @@ function defineGlobals(ctx: QuickJSContext, parse: QuickJSHandle, options: Sandb
   }
   set(ctx.global, '$crypto', crypto);
   const console = ctx.newObject();
-  for (const level of ['log', 'info', 'warn', 'error']) {
+  for (const level of CONSOLE_LEVELS) {
     set(console, level, ctx.newFunction(level, (...args) => {
-      options.log?.(args.map((a) => (ctx.typeof(a) === 'string' ? ctx.getString(a) : JSON.stringify(ctx.dump(a)))).join(' '));
+      options.log?.(args.map((a) => (ctx.typeof(a) === 'string' ? ctx.getString(a) : JSON.stringify(ctx.dump(a)))).join(' '), level);
     }));
   }
   set(ctx.global, 'console', console);

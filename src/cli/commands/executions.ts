@@ -26,6 +26,14 @@ async function executionsOf(ctx: CommandContext, ref: string, limit: number): Pr
   return list;
 }
 
+/** What each node logged, under the node's id; nothing when no node logged. */
+function nodeLogs(r: ExecutionRecord): string {
+  const parts = Object.entries(r.nodes)
+    .filter(([, n]) => n.logs?.length)
+    .map(([node, n]) => `${node}:\n${n.logs!.map((l) => `  ${l.at} ${l.level.padEnd(5)} ${l.message.replaceAll('\n', '\n    ')}`).join('\n')}`);
+  return parts.length ? `\n\nlogs:\n${parts.join('\n')}` : '';
+}
+
 const summary = (r: ExecutionRecord) => ({
   id: r.id,
   status: r.status,
@@ -84,7 +92,7 @@ export const executionCommands: CommandSpec[] = [
         finishedAt: n.finishedAt,
         data: n.error ? `error: ${clip(n.error.message)}` : clip(JSON.stringify(n.data) ?? ''),
       }));
-      return { data: r, text: `${head}\n\nnodes:\n${table(nodes)}\n\ninput:\n${json(r.input)}\n\nresult:\n${json(r.result)}` };
+      return { data: r, text: `${head}\n\nnodes:\n${table(nodes)}${nodeLogs(r)}\n\ninput:\n${json(r.input)}\n\nresult:\n${json(r.result)}` };
     },
   },
 ];

@@ -2,6 +2,8 @@ import { WeirError } from '../../errors.js';
 import { slotSharing } from '../../cluster/slots.js';
 import { DEFAULT_PORT, clearServeInfo, readServeInfo, writeServeInfo } from '../../host/serve-info.js';
 import { capYoungGeneration } from '../../host/young-generation.js';
+import { logBus } from '../../logging/bus-log.js';
+import { LOG_FORMATS, LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type WeirLogger } from '../../logging/logger.js';
 import { readUserFile } from '../read-input.js';
 import type { CommandSpec } from '../types.js';
 
@@ -23,6 +25,23 @@ function untilSignal(): Promise<string> {
   });
 }
 
+/** Host errors (a request or job that failed outside any execution) as log lines; the stack with WEIR_DEBUG=1. */
+const hostErrors = (logger: WeirLogger, withStack: boolean) => (err: unknown) =>
+  logger.error({ error: (err as Error)?.message ?? String(err), ...(withStack && err instanceof Error ? { stack: err.stack } : {}) }, 'host error');
+
+/** Runs every shutdown step even when one fails; each failure is logged, and then the command fails. */
+async function shutDown(logger: WeirLogger, steps: Array<() => Promise<unknown>>): Promise<void> {
+  let failed = 0;
+  for (const step of steps) {
+    await step().catch((err: unknown) => {
+      failed++;
+      logger.error({ error: (err as Error)?.message ?? String(err) }, 'shutdown error');
+    });
+  }
+  if (failed) throw new WeirError('INTERNAL', `the host stopped with ${failed} shutdown error${failed === 1 ? '' : 's'} (logged above)`);
+  logger.info({}, 'stopped');
+}
+
 /** `weir serve` (CONTRACT 5): the HTTP host in the foreground until SIGTERM/SIGINT. */
 export const serve: CommandSpec = {
   name: 'serve',
@@ -39,6 +58,8 @@ export const serve: CommandSpec = {
       summary: 'all (default), intake or worker: with `queue` configured intake hosts answer and enqueue, workers run executions (no HTTP port unless --port, then /healthz only)',
       placeholder: 'role',
     },
+    'log-level': { type: 'string', summary: 'trace, debug, info (default), warn, error or silent: executions that fail log at error, each execution end at debug', placeholder: 'level' },
+    'log-format': { type: 'string', summary: 'text (default; json with --json) or json: one pino JSON object a line', placeholder: 'format' },
   },
   async run(ctx) {
     const { flags, io } = ctx;
@@ -56,23 +77,29 @@ export const serve: CommandSpec = {
     const role = flags.role ?? 'all';
     if (!['all', 'intake', 'worker'].includes(role)) throw usage(`--role must be all, intake or worker, got "${role}"`);
 
+    const level = (flags['log-level'] ?? 'info') as LogLevel;
+    if (!LOG_LEVELS.includes(level)) throw usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+    const format = (flags['log-format'] ?? (ctx.json ? 'json' : 'text')) as LogFormat;
+    if (!LOG_FORMATS.includes(format)) throw usage(`--log-format must be text or json, got "${format}"`);
+    const logger = createLogger({ level, format, stream: io.stdout });
+    // The ready line is printed whatever the level (tools wait for it), as JSON when the logs are JSON.
+    const machine = ctx.json || format === 'json';
+
     const weir = await ctx.weir();
     capYoungGeneration();
-    const onError = (err: unknown) => io.stderr.write(`weir serve: ${io.env.WEIR_DEBUG === '1' ? ((err as Error)?.stack ?? err) : ((err as Error)?.message ?? err)}\n`);
+    logBus(weir.bus, logger);
+    const onError = hostErrors(logger, io.env.WEIR_DEBUG === '1');
     const { joinQueue } = await import('../../queue/roles.js');
     const part = await joinQueue(weir, role, onError);
     // A worker takes jobs and fires schedules; it opens a port (for /healthz) only when asked to.
     const worker = role === 'worker' ? (await import('../../queue/worker-host.js')).workerHost(weir, { onError }) : undefined;
     if (worker && flags.port === undefined) {
       await worker.start();
-      io.stdout.write(ctx.json ? `${JSON.stringify({ role, url: null, pid: process.pid, concurrency: part!.concurrency })}\n` : `weir worker ready: running queued executions, ${part!.concurrency} at once\n`);
-      if (!ctx.json) io.stdout.write(`weir: ${slotSharing(weir)}\n`);
+      io.stdout.write(machine ? `${JSON.stringify({ role, url: null, pid: process.pid, concurrency: part!.concurrency })}\n` : `weir worker ready: running queued executions, ${part!.concurrency} at once\n`);
+      logger.info({}, slotSharing(weir));
       const signal = await untilSignal();
-      if (!ctx.json) io.stdout.write(`weir: ${signal}: finishing executions in flight\n`);
-      await worker.close();
-      await part!.close();
-      if (!ctx.json) io.stdout.write('weir: stopped\n');
-      return;
+      logger.info({ signal }, 'stopping: finishing executions in flight');
+      return shutDown(logger, [() => worker.close(), () => part!.close()]);
     }
     const { serve: start } = await import('../../../adapters/node-http/index.js');
     const serving = await start(weir, {
@@ -87,18 +114,13 @@ export const serve: CommandSpec = {
     const shownPublic = (publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
     const other = readServeInfo(ctx.home);
     await writeServeInfo(ctx.home, { pid: process.pid, url: serving.url, ...(shownPublic ? { publicUrl: shownPublic } : {}) });
-    if (ctx.json) io.stdout.write(`${JSON.stringify({ url: serving.url, publicUrl: shownPublic ?? null, pid: process.pid })}\n`);
-    else {
-      io.stdout.write(`weir listening on ${serving.url}${shownPublic ? ` (public URL ${shownPublic})` : ''}\n`);
-      if (other && other.pid !== process.pid) io.stdout.write(`weir: another weir serve (pid ${other.pid}, ${other.url}) runs on this home; schedules are shared with it\n`);
-      io.stdout.write(`weir: ${slotSharing(weir)}\n`);
-    }
+    if (machine) io.stdout.write(`${JSON.stringify({ url: serving.url, publicUrl: shownPublic ?? null, pid: process.pid })}\n`);
+    else io.stdout.write(`weir listening on ${serving.url}${shownPublic ? ` (public URL ${shownPublic})` : ''}\n`);
+    if (other && other.pid !== process.pid) logger.info({}, `another weir serve (pid ${other.pid}, ${other.url}) runs on this home; schedules are shared with it`);
+    logger.info({}, slotSharing(weir));
 
     const signal = await untilSignal();
-    if (!ctx.json) io.stdout.write(`weir: ${signal}: finishing requests and executions in flight\n`);
-    await serving.close();
-    await part?.close();
-    await clearServeInfo(ctx.home);
-    if (!ctx.json) io.stdout.write('weir: stopped\n');
+    logger.info({ signal }, 'stopping: finishing requests and executions in flight');
+    return shutDown(logger, [() => serving.close(), async () => part?.close(), () => clearServeInfo(ctx.home)]);
   },
 };
