@@ -15,8 +15,8 @@ async function flowOf(ctx: CommandContext) {
 }
 
 async function webhookUrl(ctx: CommandContext, token: string): Promise<string> {
-  const { webhookBase } = await import('../../host/serve-info.js');
-  return `${webhookBase(ctx.home, ctx.config().publicUrl)}/trigger/${token}`;
+  const { publicBase } = await import('../../host/serve-info.js');
+  return `${publicBase(ctx.home, ctx.config().publicUrl)}/trigger/${token}`;
 }
 
 const left = (s: number) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
