@@ -64,6 +64,7 @@ export const serve: CommandSpec = {
     const worker = role === 'worker' ? (await import('../../queue/worker-host.js')).workerHost(weir, { onError }) : undefined;
     if (worker && flags.port === undefined) {
       await worker.start();
+      ctx.noteNewHome();
       io.stdout.write(ctx.json ? `${JSON.stringify({ role, url: null, pid: process.pid, concurrency: part!.concurrency })}\n` : `weir worker ready: running queued executions, ${part!.concurrency} at once\n`);
       const signal = await untilSignal();
       if (!ctx.json) io.stdout.write(`weir: ${signal}: finishing executions in flight\n`);
@@ -84,6 +85,7 @@ export const serve: CommandSpec = {
     });
     const shownPublic = (publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
     await writeServeInfo(ctx.home, { pid: process.pid, url: serving.url, ...(shownPublic ? { publicUrl: shownPublic } : {}) });
+    ctx.noteNewHome();
     if (ctx.json) io.stdout.write(`${JSON.stringify({ url: serving.url, publicUrl: shownPublic ?? null, pid: process.pid })}\n`);
     else io.stdout.write(`weir listening on ${serving.url}${shownPublic ? ` (public URL ${shownPublic})` : ''}\n`);
 
