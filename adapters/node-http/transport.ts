@@ -2,13 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addValue } from '../../src/host/body.js';
 import type { HostRequest, HostResponse } from '../../src/host/types.js';
 
-/** Splits a request target into the path and its query object (a repeated key becomes an array). */
-export function splitUrl(url: string): { path: string; query: Record<string, string | string[]> } {
+/** Splits a request target into the path, its query object (a repeated key becomes an array) and the query text. */
+export function splitUrl(url: string): { path: string; query: Record<string, string | string[]>; rawQuery: string } {
   const q = url.indexOf('?');
-  if (q < 0) return { path: url, query: {} };
+  if (q < 0) return { path: url, query: {}, rawQuery: '' };
   const query: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) addValue(query, k, v);
-  return { path: url.slice(0, q), query };
+  const rawQuery = url.slice(q + 1);
+  for (const [k, v] of new URLSearchParams(rawQuery)) addValue(query, k, v);
+  return { path: url.slice(0, q), query, rawQuery };
 }
 
 /** Node's headers as one string per (lower-case) name: node already joins repeats, except `set-cookie`. */
@@ -27,6 +28,7 @@ class NodeHostRequest implements HostRequest {
   method: string;
   path: string;
   query: Record<string, string | string[]>;
+  rawQuery: string;
   headers: Record<string, string>;
   remoteAddress: string | undefined;
   #abort: AbortController | undefined;
@@ -39,10 +41,11 @@ class NodeHostRequest implements HostRequest {
     public rawBody: Buffer,
     public publicUrl: string | undefined,
   ) {
-    const { path, query } = splitUrl(url);
+    const { path, query, rawQuery } = splitUrl(url);
     this.method = req.method ?? 'GET';
     this.path = path;
     this.query = query;
+    this.rawQuery = rawQuery;
     this.headers = flatHeaders(req);
     this.remoteAddress = req.socket.remoteAddress;
     this.#res = res;

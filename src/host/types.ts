@@ -9,6 +9,8 @@ export interface HostRequest {
   /** Path without the query string, e.g. `/trigger/abc`. */
   path: string;
   query: Record<string, string | string[]>;
+  /** The query string exactly as received, without the `?` (signatures are made over it, not over `query`). */
+  rawQuery?: string;
   headers: Record<string, string>;
   rawBody: Buffer;
   /** The URL the host is reachable at from outside (`--public-url`), without a trailing slash. */
