@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { WeirError } from './errors.js';
 
 /** One storage mount: an unstorage driver name and its options. */
@@ -32,9 +32,34 @@ export interface WeirConfig {
 
 export const CONFIG_FILE = 'weir.config.json';
 
-/** The home directory: `--home` flag, else `WEIR_HOME`, else `./.weir` (CONTRACT section 2). */
+/** The directory name of a home found or made in the working directory. */
+export const HOME_DIR = '.weir';
+
+/**
+ * The home directory: the `--home` flag, else `WEIR_HOME`, else the nearest `.weir` directory in the working
+ * directory or one of its parents (as git finds `.git`, so commands run in a project's subfolder use the
+ * project's home), else `./.weir`.
+ * @example
+ * resolveHome(undefined, {}, '/srv/shop/chat') // '/srv/shop/.weir' when that directory exists
+ */
 export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
-  return resolve(cwd, flag || env.WEIR_HOME || '.weir');
+  const given = flag || env.WEIR_HOME;
+  if (given) return resolve(cwd, given);
+  for (let dir = resolve(cwd); ; ) {
+    const candidate = join(dir, HOME_DIR);
+    if (isDirectory(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(cwd, HOME_DIR);
+    dir = parent;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Reads `weir.config.json` from the home; a missing file is an empty config, a broken one an error. */

@@ -3,13 +3,14 @@ import { addValue } from '../../src/host/body.js';
 import { encodeResponse } from '../../src/host/encode-response.js';
 import type { HostRequest, HostResponse } from '../../src/host/types.js';
 
-/** Splits a request target into the path and its query object (a repeated key becomes an array). */
-export function splitUrl(url: string): { path: string; query: Record<string, string | string[]> } {
+/** Splits a request target into the path, its query object (a repeated key becomes an array) and the query text. */
+export function splitUrl(url: string): { path: string; query: Record<string, string | string[]>; rawQuery: string } {
   const q = url.indexOf('?');
-  if (q < 0) return { path: url, query: {} };
+  if (q < 0) return { path: url, query: {}, rawQuery: '' };
   const query: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) addValue(query, k, v);
-  return { path: url.slice(0, q), query };
+  const rawQuery = url.slice(q + 1);
+  for (const [k, v] of new URLSearchParams(rawQuery)) addValue(query, k, v);
+  return { path: url.slice(0, q), query, rawQuery };
 }
 
 /** Node's headers as one string per (lower-case) name: node already joins repeats, except `set-cookie`. */
@@ -28,6 +29,7 @@ class NodeHostRequest implements HostRequest {
   method: string;
   path: string;
   query: Record<string, string | string[]>;
+  rawQuery: string;
   headers: Record<string, string>;
   rawBody: Buffer;
   publicUrl: string | undefined;
@@ -37,10 +39,11 @@ class NodeHostRequest implements HostRequest {
   readonly #res: ServerResponse;
 
   constructor(req: IncomingMessage, res: ServerResponse, parts: RequestParts) {
-    const { path, query } = splitUrl(parts.url);
+    const { path, query, rawQuery } = splitUrl(parts.url);
     this.method = req.method ?? 'GET';
     this.path = path;
     this.query = query;
+    this.rawQuery = rawQuery;
     this.headers = parts.headers;
     this.rawBody = parts.rawBody;
     this.publicUrl = parts.publicUrl;

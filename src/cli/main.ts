@@ -2,6 +2,13 @@
 // close to bare node; the command table and the core load only for real commands.
 declare const __WEIR_VERSION__: string;
 
+// A reader that went away (`weir f list | head -1`) ends the command quietly with exit 0, as SIGPIPE ends
+// other CLIs: node ignores SIGPIPE and would report the failed write as an error instead.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
+
 const argv = process.argv.slice(2);
 if (argv.includes('--version') && !argv.includes('--')) {
   process.stdout.write(`${__WEIR_VERSION__}\n`);

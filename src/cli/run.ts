@@ -1,4 +1,5 @@
 import arg from 'arg';
+import { existsSync } from 'node:fs';
 import { loadConfig, resolveHome, type WeirConfig } from '../config.js';
 import { WeirError } from '../errors.js';
 import type { Weir } from '../weir.js';
@@ -54,6 +55,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     for (const [key, value] of Object.entries(parsed)) if (key.startsWith('--')) flags[key.slice(2)] = value;
 
     const home = resolveHome(parsed['--home'], io.env, io.cwd);
+    let fresh = !existsSync(home);
     let config: WeirConfig | undefined;
     const ctx: CommandContext = {
       args,
@@ -63,6 +65,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       home,
       io,
       config: () => (config ??= loadConfig(home)),
+      noteNewHome() {
+        // Said once, and only by a command that made the home: a typo'd or misplaced directory shows at once.
+        if (!fresh || !existsSync(home)) return;
+        fresh = false;
+        io.stderr.write(`weir: created a new home at ${home}\n`);
+      },
       async weir() {
         if (!weir) {
           const { createWeir } = await import('../weir.js');
@@ -72,6 +80,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       },
     };
     const result = await command.run(ctx);
+    ctx.noteNewHome();
     printResult(result, json, io);
     return result?.exitCode ?? 0;
   } catch (err) {

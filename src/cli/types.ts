@@ -40,6 +40,11 @@ export interface CommandContext {
   weir(): Promise<Weir>;
   /** `weir.config.json` of the home. */
   config(): WeirConfig;
+  /**
+   * Says on stderr that this command created the home, if it did (once). Called when a command ends; a
+   * long-running command calls it once it is set up.
+   */
+  noteNewHome(): void;
 }
 
 /** What a command returns: `data` for `--json`, `text` (or a rendering of `data`) for people. */

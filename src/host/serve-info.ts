@@ -36,13 +36,14 @@ export function readServeInfo(home: string): ServeInfo | null {
 export const DEFAULT_PORT = 8787;
 
 /**
- * The base of webhook URLs (CONTRACT 5): the running host's `--public-url`, else the configured public URL,
- * else the running host's own URL, else `https://127.0.0.1:8787`.
+ * The base of the URLs the host answers from outside (webhook and knowledge URLs): the running host's
+ * `--public-url`, else the configured public URL, else the running host's own URL (https when it serves
+ * TLS), else the default address of `weir serve`, which serves plain http.
  * @example
- * `${webhookBase(home, config.publicUrl)}/trigger/${token}`
+ * `${publicBase(home, config.publicUrl)}/trigger/${token}`
  */
-export function webhookBase(home: string, publicUrl?: string): string {
-  const running = readServeInfo(home);
-  const base = running?.publicUrl ?? publicUrl ?? running?.url ?? `https://127.0.0.1:${DEFAULT_PORT}`;
+export function publicBase(home: string | undefined, publicUrl?: string): string {
+  const running = home ? readServeInfo(home) : null;
+  const base = running?.publicUrl ?? publicUrl ?? running?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`;
   return base.replace(/\/+$/, '');
 }

@@ -11,6 +11,8 @@ export interface HostRequest {
   /** The path an embedding app mounted weir under (`/weir`), already taken off `path`; absent at the root. */
   base?: string;
   query: Record<string, string | string[]>;
+  /** The query string exactly as received, without the `?` (signatures are made over it, not over `query`). */
+  rawQuery?: string;
   headers: Record<string, string>;
   rawBody: Buffer;
   /** The URL the host is reachable at from outside (`--public-url`), without a trailing slash. */

@@ -1,8 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, cli, tmpDir } from '../_utils.js';
+import { CLI, ROOT, cli, tmpDir } from '../_utils.js';
 
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 
@@ -95,6 +97,31 @@ test('home: --home beats WEIR_HOME beats ./.weir, and global flags go anywhere',
   assert.equal(await names(['f', 'list']), ['in-cwd']);
   assert.equal(await names(['f', 'list'], { WEIR_HOME: envHome }), ['in-env']);
   assert.equal(await names(['--home', flagHome, 'f', 'list'], { WEIR_HOME: envHome }), ['in-flag']);
+});
+
+/** Runs weir with a reader that stops after `keep` bytes of stdout (`| head -c keep`; 0 is `| true`). */
+function readUntil(keep: number, args: string[]): Promise<{ code: number | null; got: number; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let got = 0;
+  let stderr = '';
+  if (keep === 0) child.stdout.destroy();
+  else child.stdout.on('data', (d: Buffer) => (got += d.length) >= keep && child.stdout.destroy());
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, got, stderr })));
+}
+
+test('a reader that closes stdout early ends the command quietly: exit 0, nothing on stderr', async () => {
+  const home = tmpDir();
+  for (const name of ['a', 'b']) assert.is((await cli(['f', 'create', name], { home })).code, 0);
+  const big = join(home, 'big.bin');
+  writeFileSync(big, randomBytes(4 << 20));
+  assert.is((await cli(['storage', 'put', 'big.bin', big], { home })).code, 0);
+  for (const [keep, args] of [[0, ['f', 'list']], [0, ['f', 'list', '--json']], [10, ['storage', 'get', 'big.bin']]] as const) {
+    const r = await readUntil(keep, ['--home', home, ...args]);
+    assert.is(r.stderr, '', args.join(' '));
+    assert.is(r.code, 0, args.join(' '));
+    assert.ok(r.got < 4 << 20, 'the reader stopped before the end');
+  }
 });
 
 test.run();

@@ -28,6 +28,8 @@ const json = async (args: string[]) => {
 
 test('capture session through the CLI against a running host: idle -> listening -> captured -> accepted', async () => {
   const { id } = await json(['workflows', 'create', 'orders-hook']);
+  assert.is((await json(['workflows', 'get', id])).webhookFormat, null);
+  assert.match((await cli(['workflows', 'get', id], { home })).stdout, 'webhookFormat: not confirmed');
   const url = await cli(['workflows', 'webhook-url', id], { home });
   assert.is(url.code, 0);
   const link = url.stdout.split('\n')[0];
@@ -76,6 +78,16 @@ test('capture session through the CLI against a running host: idle -> listening 
   assert.ok(accepted.variables.includes('method'));
   assert.is(accepted.schema.properties.body.properties.order.properties.lines.items.properties.qty.type, 'integer');
   assert.is((await json(['workflows', 'webhook-poll', id])).state, 'idle');
+
+  // The accepted format is part of the flow: `get` shows it (JSON and text).
+  const got = await json(['workflows', 'get', id]);
+  assert.equal(Object.keys(got.webhookFormat).sort(), ['confirmedAt', 'schema', 'variables']);
+  assert.equal(got.webhookFormat.variables, accepted.variables);
+  assert.equal(got.webhookFormat.schema, accepted.schema);
+  assert.is(got.webhookFormat.confirmedAt, accepted.confirmedAt);
+  const gotText = await cli(['workflows', 'get', id], { home });
+  assert.match(gotText.stdout, `webhookFormat: confirmed ${accepted.confirmedAt}, ${accepted.variables.length} variables\n`);
+  for (const path of ['body.order.lines[0].name', 'body.paid', "headers['x-shop']", 'query.source']) assert.match(gotText.stdout, `\n  {{ ${path} }}\n`, path);
 
   const confirmed = await cli(['workflows', 'webhook-url', id], { home });
   assert.match(confirmed.stdout, 'Format Confirmed: yes');

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -78,19 +78,30 @@ test('--max-body, --public-url and usage errors', async () => {
   }
 });
 
-test('without a running host webhook-url points at https://127.0.0.1:8787', async () => {
+test('webhook-url and kb url follow one rule: http://127.0.0.1:8787 with no host running, else publicUrl', async () => {
   let id = '';
   let token = '';
+  let doc = '';
   const home = await homeWith(async (weir) => {
     ({ id, token } = await publish(weir, 'offline', { type: 'webhook_trigger' }));
+    doc = (await weir.knowledge.upload({ name: 'faq.md', data: '# FAQ' })).id;
   });
   const r = await cli(['workflows', 'webhook-url', id], { home });
-  assert.is(r.stdout.split('\n')[0], `https://127.0.0.1:8787/trigger/${token}`);
+  assert.is(r.stdout.split('\n')[0], `http://127.0.0.1:8787/trigger/${token}`);
   assert.match(r.stdout, 'Webhook Trigger Enabled: yes');
+  assert.match((await cli(['kb', 'url', doc], { home })).stdout, /^http:\/\/127\.0\.0\.1:8787\/kb\/[\w-]+\n$/);
+  writeFileSync(join(home, 'weir.config.json'), JSON.stringify({ publicUrl: 'https://weir.example.com/' }));
+  assert.is((await cli(['workflows', 'webhook-url', id], { home })).stdout.split('\n')[0], `https://weir.example.com/trigger/${token}`);
+  assert.match((await cli(['kb', 'url', doc], { home })).stdout, /^https:\/\/weir\.example\.com\/kb\/[\w-]+\n$/);
 });
 
 test('HTTPS with a certificate made by openssl', async () => {
-  const home = await homeWith(async () => {});
+  let id = '';
+  let doc = '';
+  const home = await homeWith(async (weir) => {
+    ({ id } = await publish(weir, 'secure', { type: 'webhook_trigger' }));
+    doc = (await weir.knowledge.upload({ name: 'faq.md', data: '# FAQ' })).id;
+  });
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(home, 'key.pem'), '-out', join(home, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
   const s = await startServe(home, ['--tls-cert', join(home, 'cert.pem'), '--tls-key', join(home, 'key.pem')]);
   try {
@@ -105,6 +116,9 @@ test('HTTPS with a certificate made by openssl', async () => {
         .end();
     });
     assert.is(status, 200);
+    // The running host's own URL, https as it serves, for webhook and knowledge URLs alike.
+    assert.ok((await cli(['workflows', 'webhook-url', id], { home })).stdout.startsWith(`${s.url}/trigger/`));
+    assert.ok((await cli(['kb', 'url', doc], { home })).stdout.startsWith(`${s.url}/kb/`));
   } finally {
     await s.stop();
   }

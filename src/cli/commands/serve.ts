@@ -95,6 +95,7 @@ export const serve: CommandSpec = {
     const worker = role === 'worker' ? (await import('../../queue/worker-host.js')).workerHost(weir, { onError }) : undefined;
     if (worker && flags.port === undefined) {
       await worker.start();
+      ctx.noteNewHome();
       io.stdout.write(machine ? `${JSON.stringify({ role, url: null, pid: process.pid, concurrency: part!.concurrency })}\n` : `weir worker ready: running queued executions, ${part!.concurrency} at once\n`);
       logger.info({}, slotSharing(weir));
       const signal = await untilSignal();
@@ -114,6 +115,7 @@ export const serve: CommandSpec = {
     const shownPublic = (publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
     const other = readServeInfo(ctx.home);
     await writeServeInfo(ctx.home, { pid: process.pid, url: serving.url, ...(shownPublic ? { publicUrl: shownPublic } : {}) });
+    ctx.noteNewHome();
     if (machine) io.stdout.write(`${JSON.stringify({ url: serving.url, publicUrl: shownPublic ?? null, pid: process.pid })}\n`);
     else io.stdout.write(`weir listening on ${serving.url}${shownPublic ? ` (public URL ${shownPublic})` : ''}\n`);
     if (other && other.pid !== process.pid) logger.info({}, `another weir serve (pid ${other.pid}, ${other.url}) runs on this home; schedules are shared with it`);

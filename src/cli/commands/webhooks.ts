@@ -15,9 +15,13 @@ async function flowOf(ctx: CommandContext) {
 }
 
 async function webhookUrl(ctx: CommandContext, token: string): Promise<string> {
-  const { webhookBase } = await import('../../host/serve-info.js');
-  return `${webhookBase(ctx.home, ctx.config().publicUrl)}/trigger/${token}`;
+  const { publicBase } = await import('../../host/serve-info.js');
+  return `${publicBase(ctx.home, ctx.config().publicUrl)}/trigger/${token}`;
 }
+
+/** The variable paths of an accepted format: a count, then one `{{ path }}` per line. */
+export const variableLines = (variables: string[]): string =>
+  `${variables.length} variable${variables.length === 1 ? '' : 's'}\n${variables.map((v) => `  {{ ${v} }}`).join('\n')}`;
 
 const left = (s: number) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 
@@ -89,8 +93,8 @@ export const webhookCommands: CommandSpec[] = [
       const { weir, flow } = await flowOf(ctx);
       const f = await weir.capture.accept(flow.id);
       return {
-        data: { id: f.id, formatConfirmed: true, variables: f.variables, schema: f.schema, state: 'idle' },
-        text: `Format confirmed for ${flow.name}: ${f.variables.length} variable${f.variables.length === 1 ? '' : 's'}\n${f.variables.map((v) => `  {{ ${v} }}`).join('\n')}`,
+        data: { id: f.id, formatConfirmed: true, variables: f.variables, schema: f.schema, confirmedAt: f.confirmedAt, state: 'idle' },
+        text: `Format confirmed for ${flow.name}: ${variableLines(f.variables)}`,
       };
     },
   },

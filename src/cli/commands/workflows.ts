@@ -2,7 +2,7 @@ import { readUserFile, parseJson } from '../read-input.js';
 import type { GroupSpec } from '../types.js';
 import type { WorkflowConfig } from '../../resources/workflows/index.js';
 import { record } from '../output.js';
-import { webhookCommands } from './webhooks.js';
+import { variableLines, webhookCommands } from './webhooks.js';
 import { executionCommands } from './executions.js';
 
 const id = [{ name: 'workflow-id', required: true }];
@@ -27,9 +27,16 @@ export const workflows: GroupSpec = {
       summary: 'complete details including configuration',
       args: id,
       async run(ctx) {
-        const wf = await (await ctx.weir()).workflows.get(ctx.args['workflow-id']!);
+        const weir = await ctx.weir();
+        const wf = await weir.workflows.get(ctx.args['workflow-id']!);
+        const format = await weir.capture.format(wf.id);
+        // The accepted webhook format without its sample request: what the flow's expressions can use.
+        const webhookFormat = format && { schema: format.schema, variables: format.variables, confirmedAt: format.confirmedAt };
         const { config, published, ...summary } = wf;
-        return { data: wf, text: `${record(summary)}\nconfig:\n${JSON.stringify(config, null, 2)}` };
+        const formatText = format
+          ? `webhookFormat: confirmed ${format.confirmedAt}, ${variableLines(format.variables)}`
+          : 'webhookFormat: not confirmed (`weir workflows webhook-listen` captures one)';
+        return { data: { ...wf, webhookFormat }, text: `${record(summary)}\n${formatText}\nconfig:\n${JSON.stringify(config, null, 2)}` };
       },
     },
     {

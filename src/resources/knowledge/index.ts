@@ -1,6 +1,6 @@
 import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
-import { DEFAULT_PORT, readServeInfo } from '../../host/serve-info.js';
+import { publicBase } from '../../host/serve-info.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
 import { findByRef, mapLimit, readRecords } from '../../util/refs.js';
@@ -63,11 +63,6 @@ export function createKnowledge({ storage, config, home, dir }: KnowledgeOptions
   const allDocs = async () => (await readRecords<KnowledgeDocument>(docs)).sort((a, b) => a.name.localeCompare(b.name));
   const folder = async (ref: string) => findByRef(await allFolders(), ref, 'folder', 'weir knowledge folders list');
   const document = async (ref: string) => findByRef(await allDocs(), ref, 'document', DOCS);
-  // Like webhook URLs: the running host's public URL, the configured one, the running host, the default port.
-  const publicBase = () => {
-    const running = home ? readServeInfo(home) : null;
-    return (running?.publicUrl ?? config.publicUrl ?? running?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`).replace(/\/+$/, '');
-  };
 
   async function readText(id: string, limit = Infinity): Promise<Buffer> {
     const stream = await blobs.open(id);
@@ -163,7 +158,7 @@ export function createKnowledge({ storage, config, home, dir }: KnowledgeOptions
     /** The public URL of a document: `<publicUrl>/kb/<token>`, answered by `weir serve`. */
     async url(ref: string): Promise<{ id: string; name: string; url: string }> {
       const doc = await document(ref);
-      return { id: doc.id, name: doc.name, url: `${publicBase()}/kb/${doc.token}` };
+      return { id: doc.id, name: doc.name, url: `${publicBase(home, config.publicUrl)}/kb/${doc.token}` };
     },
 
     /** Deletes a document (its public URL then answers 404). */

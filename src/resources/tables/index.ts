@@ -6,6 +6,7 @@ import { isObject } from '../../util/json.js';
 import type { WriteTarget } from '../../util/streams.js';
 import { readCsv, writeCsv } from './csv.js';
 import { openEngine } from './engine.js';
+import { checkScope } from './scope.js';
 import { AUTO_SCHEMA, checkColumnName, checkTableName, coerce, inferType, parseSchema } from './schema.js';
 import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, TableEngine, TableMeta, Touched } from './types.js';
 
@@ -182,9 +183,8 @@ export function createTables({ home, config, system = [], engine: given }: Table
     },
 
     /**
-     * Runs one SQL statement with bound parameters. It may use only this organization's tables (user tables
-     * and system tables); read-only tables refuse writes; ATTACH, PRAGMA, schema changes and extension
-     * loading are refused.
+     * Runs one SQL statement with bound parameters on the table `ref` names: the statement may use no other
+     * table; read-only tables refuse writes; ATTACH, PRAGMA, schema changes and extension loading are refused.
      */
     async execute(ref: string, sql: string, params: unknown = []): Promise<ExecResult> {
       if (typeof sql !== 'string' || !sql.trim()) throw new WeirError('INVALID_INPUT', 'SQL text must not be empty');
@@ -194,11 +194,9 @@ export function createTables({ home, config, system = [], engine: given }: Table
         const names = known ?? (await tablesByName());
         let unknown: string | undefined;
         const authorize = (touched: Touched[], writes: boolean) => {
-          for (const t of touched) {
-            const meta = names.get(t.name);
-            if (!meta) throw new WeirError('RULE', `the statement uses "${(unknown = t.name)}", which is not a table of this organization`, { hints: ['run `weir data tables list` to see tables'] });
-            if (t.write && meta.readOnly) throw new WeirError('READ_ONLY', `table "${meta.name}" is read-only`);
-          }
+          const stranger = touched.find((t) => !names.has(t.name));
+          if (stranger) throw new WeirError('RULE', `the statement uses "${(unknown = stranger.name)}", which is not a table of this organization`, { hints: ['run `weir data tables list` to see tables'] });
+          checkScope(target.meta.name, sql, touched, names.keys());
           if (writes && target.meta.readOnly) throw new WeirError('READ_ONLY', `table "${target.meta.name}" is read-only: writing statements are refused`);
         };
         try {

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { WeirError } from '../../errors.js';
 import { sqlError } from './sqlite-errors.js';
@@ -67,6 +67,9 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   let handle: Database | undefined;
   const open = async (): Promise<Database> => handle ?? (handle = await (opened ??= connect()));
 
+  // Reading the tables of a home that has no database yet answers "none" without creating it (nor the home).
+  const absent = () => !handle && file !== ':memory:' && !existsSync(file);
+
   /** Runs `fn` on the open database, turning SQLite errors into WeirErrors. */
   async function use<T>(fn: (db: Database) => T): Promise<T> {
     const db = handle ?? (await open());
@@ -125,12 +128,12 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   return {
     dialect: 'sqlite',
 
-    version: () => use((db) => prepared(db, 'PRAGMA schema_version').pluck().get() as number),
+    version: async () => (absent() ? 0 : use((db) => prepared(db, 'PRAGMA schema_version').pluck().get() as number)),
 
-    listMeta: () => use((db) => (prepared(db, `SELECT * FROM ${META} ORDER BY name`).all() as any[]).map(toMeta)),
+    listMeta: async () => (absent() ? [] : use((db) => (prepared(db, `SELECT * FROM ${META} ORDER BY name`).all() as any[]).map(toMeta))),
 
-    findMeta: (ref) =>
-      use((db) => {
+    findMeta: async (ref) =>
+      absent() ? null : use((db) => {
         const r = prepared(db, `SELECT * FROM ${META} WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1`).get(ref, ref, ref) as any;
         return r ? toMeta(r) : null;
       }),

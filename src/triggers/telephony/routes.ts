@@ -9,13 +9,22 @@ import { verifyPostCallSignature, verifyTwilioSignature } from './signatures.js'
 
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
-/** The URL Twilio signed: the public URL the host is known by, with the request's query string. */
+/**
+ * The URL Twilio signed: the request as it reached the host (path and query text untouched: re-encoding
+ * `%20` or `~` would change the signed bytes) on the public URL the host is known by.
+ */
 function signedUrl(req: HostRequest, weir: Weir): string {
-  const base = req.publicUrl ?? weir.config.publicUrl ?? `http://${req.headers.host ?? '127.0.0.1'}${req.base ?? ''}`;
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(req.query)) for (const one of Array.isArray(v) ? v : [v]) query.append(k, one);
-  const qs = query.toString();
-  return trimUrl(base) + SMS_PATH + (qs ? `?${qs}` : '');
+  const base = req.publicUrl ?? weir.config.publicUrl ?? `http://${req.headers.host ?? '127.0.0.1'}`;
+  const query = req.rawQuery ?? formQuery(req.query);
+  // The origin only: the path is the one the request arrived with, including the prefix weir is mounted at.
+  return new URL(trimUrl(base)).origin + (req.base ?? '') + req.path + (query ? `?${query}` : '');
+}
+
+/** The query of a request built without its text (an embedder's own adapter): as a form encodes it. */
+function formQuery(query: HostRequest['query']): string {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) for (const one of Array.isArray(v) ? v : [v]) form.append(k, one);
+  return form.toString();
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

@@ -26,9 +26,29 @@ export function twilioSignature(authToken: string, url: string, params: Record<s
   return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }
 
-/** Whether `header` (the `X-Twilio-Signature` value) signs these parameters for this URL. */
+// scheme://, user info, host (a bracketed IPv6 address or a name), port, and the rest as it is.
+const URL_PARTS = /^(https?:\/\/)([^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)(:\d*)?(.*)$/is;
+
+/**
+ * The URL without its port and with one (the scheme's default when it names none): Twilio signs the URL it
+ * was given, port or not, and its own validator accepts both forms. The path and query stay as they are.
+ * @example
+ * portForms('https://weir.example.com/sms?a=1') // ['https://weir.example.com/sms?a=1', 'https://weir.example.com:443/sms?a=1']
+ */
+export function portForms(url: string): string[] {
+  const m = URL_PARTS.exec(url);
+  if (!m) return [url];
+  const [, scheme, user = '', host, port, rest] = m;
+  const withPort = port && port !== ':' ? port : scheme.toLowerCase() === 'https://' ? ':443' : ':80';
+  return [scheme + user + host + rest, scheme + user + host + withPort + rest];
+}
+
+/**
+ * Whether `header` (the `X-Twilio-Signature` value) signs these parameters for this URL, written with or
+ * without its port.
+ */
 export function verifyTwilioSignature(authToken: string, url: string, params: Record<string, string | string[]>, header: string | undefined): boolean {
-  return !!header && safeEqual(twilioSignature(authToken, url, params), header);
+  return !!header && portForms(url).some((form) => safeEqual(twilioSignature(authToken, form, params), header));
 }
 
 /**
