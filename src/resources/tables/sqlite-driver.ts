@@ -118,6 +118,8 @@ async function betterSqlite(): Promise<SqliteDriver> {
   let Sqlite: typeof import('better-sqlite3');
   try {
     ({ default: Sqlite } = await import('better-sqlite3'));
+    // The addon itself loads with the first database: an addon built for another Node version fails here.
+    new Sqlite(':memory:').close();
   } catch (err) {
     const code = (err as { code?: string }).code;
     const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
