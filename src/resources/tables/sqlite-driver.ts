@@ -36,12 +36,15 @@ type NodeSqlite = typeof import('node:sqlite');
 // Whitespace, semicolons and comments: what may stand around a single statement.
 const TRIVIA = /^(\s|;|--[^\n]*(\n|$)|\/\*[\s\S]*?(\*\/|$))*$/;
 
-/** node:sqlite rows have no prototype and BLOBs come as Uint8Array: plain objects with Buffers, as from better-sqlite3. */
+/**
+ * A row as better-sqlite3 gives it: a plain object (node:sqlite's have no prototype), BLOBs as Buffers, and
+ * integers as numbers, rounded past 2^53 (node:sqlite, reading numbers, fails the whole query on one such value).
+ */
 function plain(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k in row) {
     const v = row[k];
-    out[k] = v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v;
+    out[k] = typeof v === 'bigint' ? Number(v) : v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v;
   }
   return out;
 }
@@ -49,6 +52,7 @@ function plain(row: Record<string, unknown>): Record<string, unknown> {
 function nodeStatement(s: StatementSync, sql: string): SqlStatement {
   // better-sqlite3 ignores named values the statement does not use.
   s.setAllowUnknownNamedParameters(true);
+  s.setReadBigInts(true);
   const check = paramCheck(sql);
   let reader: boolean | undefined;
   const call = <T>(fn: (...args: any[]) => T, p?: SqlParams): T => {
@@ -56,7 +60,10 @@ function nodeStatement(s: StatementSync, sql: string): SqlStatement {
     return p === undefined ? fn.call(s) : Array.isArray(p) ? fn.apply(s, p) : fn.call(s, p);
   };
   return {
-    run: (p) => call(s.run, p),
+    run: (p) => {
+      const { changes, lastInsertRowid } = call(s.run, p);
+      return { changes: Number(changes), lastInsertRowid: Number(lastInsertRowid) };
+    },
     get: (p) => {
       const row = call(s.get, p) as Record<string, unknown> | undefined;
       return row && plain(row);
