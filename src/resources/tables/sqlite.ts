@@ -36,8 +36,8 @@ const toType = (declared: string): ColumnType => {
 
 /**
  * The SQLite engine: one database file (WAL, busy timeout so several processes can write), its driver
- * (node:sqlite, or better-sqlite3 where Node lacks it) loaded on first use. Table metadata lives in the same file (`weir_tables`), so a table and its record are
- * created and dropped in one transaction.
+ * (node:sqlite, or better-sqlite3 where Node lacks it) loaded on first use. Table metadata lives in the same
+ * file (`weir_tables`), so a table and its record are created and dropped in one transaction.
  * @example
  * const engine = createSqliteEngine({ file: '/srv/weir/tables.sqlite' })
  */
