@@ -5,6 +5,8 @@ const { version } = JSON.parse(readFileSync('./package.json', 'utf8'));
 // WEIR_OUT builds into another folder (without types), so parallel work does not overwrite dist/.
 const outDir = process.env.WEIR_OUT || 'dist';
 const dts = !process.env.WEIR_OUT;
+// An optional dependency (tsup bundles those unless told): the native addon is loaded from node_modules, on first use.
+const external = ['better-sqlite3'];
 
 export default defineConfig([
   {
@@ -16,6 +18,7 @@ export default defineConfig([
     target: 'node20',
     clean: false,
     sourcemap: false,
+    external,
     define: { __WEIR_VERSION__: JSON.stringify(version) },
   },
   {
@@ -27,6 +30,7 @@ export default defineConfig([
     outDir,
     clean: false,
     banner: { js: '#!/usr/bin/env node' },
+    external,
     define: { __WEIR_VERSION__: JSON.stringify(version) },
   },
 ]);

@@ -1,5 +1,15 @@
 import { WeirError } from '../../errors.js';
 
+// SQLite's primary result codes by number, and the extended constraint codes told apart below.
+const PRIMARY: Record<number, string> = { 1: 'SQLITE_ERROR', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 18: 'SQLITE_TOOBIG', 19: 'SQLITE_CONSTRAINT', 20: 'SQLITE_MISMATCH', 25: 'SQLITE_RANGE' };
+const EXTENDED: Record<number, string> = { 1555: 'SQLITE_CONSTRAINT_PRIMARYKEY', 2067: 'SQLITE_CONSTRAINT_UNIQUE' };
+
+/** The SQLite code by name: better-sqlite3 gives it as `code`, node:sqlite as the number `errcode`. */
+function codeOf(err: { code?: string; errcode?: number }): string {
+  if (err.code !== 'ERR_SQLITE_ERROR' || typeof err.errcode !== 'number') return err.code ?? '';
+  return EXTENDED[err.errcode] ?? PRIMARY[err.errcode & 0xff] ?? 'SQLITE_UNKNOWN';
+}
+
 /**
  * A SQLite error as the user should read it: syntax and type problems are INVALID_INPUT (exit 1) with SQLite's
  * own words, unique violations CONFLICT, a locked database UNAVAILABLE.
@@ -8,9 +18,10 @@ import { WeirError } from '../../errors.js';
  */
 export function sqlError(err: unknown): WeirError {
   if (err instanceof WeirError) return err;
-  const { code = '', message = String(err) } = err as { code?: string; message?: string };
+  const { message = String(err) } = err as { message?: string };
+  const code = codeOf(err as { code?: string; errcode?: number });
   if (err instanceof RangeError || err instanceof TypeError) {
-    // better-sqlite3 reports "more than one statement" / "no statements" as RangeErrors too.
+    // Both drivers report "more than one statement" / "no statements" as RangeErrors too.
     return new WeirError('INVALID_INPUT', `${/statement/.test(message) ? 'SQL error' : 'SQL parameters'}: ${message}`, { cause: err });
   }
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) {

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase as Database, SqlStatement as Statement, SqlParams } from './sqlite-driver.js';
 import { WeirError } from '../../errors.js';
 import type { Touched } from './types.js';
 
@@ -42,14 +42,14 @@ export interface Inspected {
  * @example
  * const { touched } = inspect(db, 'SELECT * FROM "user.orders"', []) // [{ name: 'user.orders', write: false }]
  */
-export function inspect(db: Database, sql: string, params: unknown[] | Record<string, unknown>): Inspected {
+export function inspect(db: Database, sql: string, params: SqlParams): Inspected {
   // Preparing runs nothing; it reports syntax errors in SQLite's words before any rule is checked.
   const stmt = db.prepare(sql);
   const kw = firstKeyword(sql);
   if (!ALLOWED.has(kw)) {
     throw new WeirError('RULE', `${kw.toUpperCase()} is not allowed in a table query: ${WHY[kw] ?? 'only SELECT, INSERT, UPDATE, DELETE, REPLACE, VALUES and WITH statements run here'}`);
   }
-  const program = db.prepare(`EXPLAIN ${sql}`).all(params as unknown[]) as Array<{ opcode: string; p1: number; p2: number; p3: number; p4: unknown }>;
+  const program = db.prepare(`EXPLAIN ${sql}`).all(params) as Array<{ opcode: string; p1: number; p2: number; p3: number; p4: unknown }>;
   const pages = rootPages(db);
   const touched = new Map<string, boolean>();
   const open = (db: number, page: number, write: boolean) => {
@@ -66,7 +66,9 @@ export function inspect(db: Database, sql: string, params: unknown[] | Record<st
       if (DENIED_FUNCTIONS.has(fn)) throw new WeirError('RULE', `${fn}() is not allowed in a table query`);
     }
   }
-  return { stmt, touched: [...touched].map(([name, write]) => ({ name, write })), writes: !stmt.readonly };
+  // A write transaction (or a checkpoint) in the program is what makes SQLite call a statement not read-only.
+  const writes = program.some((op) => (op.opcode === 'Transaction' && op.p2 !== 0) || op.opcode === 'Checkpoint');
+  return { stmt, touched: [...touched].map(([name, write]) => ({ name, write })), writes };
 }
 
 /** `<db>:<root page>` -> table name, for tables and their indexes in the main and temp databases. */

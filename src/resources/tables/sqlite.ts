@@ -1,7 +1,7 @@
-import type { Database, Statement } from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { WeirError } from '../../errors.js';
+import { type SqlDatabase as Database, type SqlStatement as Statement, type SqliteDriver, loadSqliteDriver, transaction } from './sqlite-driver.js';
 import { sqlError } from './sqlite-errors.js';
 import { inspect, type Inspected } from './sqlite-guard.js';
 import { COLUMN_TYPES, type ColumnDef, type ColumnType, type IndexDef, type Row, type SqlValue, type SystemTable, type TableEngine, type TableMeta } from './types.js';
@@ -35,14 +35,15 @@ const toType = (declared: string): ColumnType => {
 };
 
 /**
- * The SQLite engine: one database file (WAL, busy timeout so several processes can write), better-sqlite3
- * loaded on first use. Table metadata lives in the same file (`weir_tables`), so a table and its record are
- * created and dropped in one transaction.
+ * The SQLite engine: one database file (WAL, busy timeout so several processes can write), its driver
+ * (node:sqlite, or better-sqlite3 where Node lacks it) loaded on first use. Table metadata lives in the same
+ * file (`weir_tables`), so a table and its record are created and dropped in one transaction.
  * @example
  * const engine = createSqliteEngine({ file: '/srv/weir/tables.sqlite' })
  */
 export function createSqliteEngine({ file }: { file: string }): TableEngine {
   let opened: Promise<Database> | undefined;
+  let driver: SqliteDriver | undefined;
   const statements = new Map<string, Statement>();
   const inspected = new Map<string, Inspected>();
   // Insert and read-back statements by table and column list: building the SQL text costs more than the insert.
@@ -50,15 +51,16 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   const temp = new Set<string>();
 
   async function connect(): Promise<Database> {
-    const { default: Sqlite } = await import('better-sqlite3');
+    driver = await loadSqliteDriver();
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const db = new Sqlite(file, { timeout: BUSY_TIMEOUT_MS });
+    let db: Database | undefined;
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      db = driver.open(file, BUSY_TIMEOUT_MS);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = NORMAL');
       db.exec(`CREATE TABLE IF NOT EXISTS ${META} (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, description TEXT, auto INTEGER NOT NULL, createdAt TEXT NOT NULL)`);
     } catch (err) {
-      db.close();
+      db?.close();
       throw sqlError(err);
     }
     return db;
@@ -119,44 +121,44 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   function fill(db: Database, table: SystemTable, rows: Row[]) {
     const cols = table.columns.map((c) => c.name);
     const insert = db.prepare(`INSERT INTO temp.${q(table.meta.name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
-    db.transaction(() => {
+    transaction(db, () => {
       db.prepare(`DELETE FROM temp.${q(table.meta.name)}`).run();
       for (const r of rows) insert.run(cols.map((c) => r[c] ?? null));
-    })();
+    });
   }
 
   return {
     dialect: 'sqlite',
 
-    version: async () => (absent() ? 0 : use((db) => prepared(db, 'PRAGMA schema_version').pluck().get() as number)),
+    version: async () => (absent() ? 0 : use((db) => (prepared(db, 'PRAGMA schema_version').get() as { schema_version: number }).schema_version)),
 
     listMeta: async () => (absent() ? [] : use((db) => (prepared(db, `SELECT * FROM ${META} ORDER BY name`).all() as any[]).map(toMeta))),
 
     findMeta: async (ref) =>
       absent() ? null : use((db) => {
-        const r = prepared(db, `SELECT * FROM ${META} WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1`).get(ref, ref, ref) as any;
+        const r = prepared(db, `SELECT * FROM ${META} WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1`).get([ref, ref, ref]) as any;
         return r ? toMeta(r) : null;
       }),
 
     create: (meta, schema) =>
       use((db) =>
-        db.transaction(() => {
+        transaction(db, () => {
           db.exec(`CREATE TABLE ${q(meta.name)} (${schema.columns.map(columnDdl).join(', ')})`);
           for (const ix of schema.indexes ?? []) {
             db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${q(indexName(meta.name, ix.name))} ON ${q(meta.name)} (${ix.columns.map(q).join(', ')})`);
           }
-          db.prepare(`INSERT INTO ${META} (id, name, description, auto, createdAt) VALUES (?, ?, ?, ?, ?)`).run(meta.id, meta.name, meta.description ?? null, meta.auto ? 1 : 0, meta.createdAt);
-        }).immediate(),
+          db.prepare(`INSERT INTO ${META} (id, name, description, auto, createdAt) VALUES (?, ?, ?, ?, ?)`).run([meta.id, meta.name, meta.description ?? null, meta.auto ? 1 : 0, meta.createdAt]);
+        }, 'IMMEDIATE'),
       ).catch((err) => {
         throw /already exists|UNIQUE constraint failed: weir_tables/.test(err.message) ? new WeirError('EXISTS', `table "${meta.name}" already exists`) : err;
       }),
 
     drop: (meta) =>
       use((db) =>
-        db.transaction(() => {
+        transaction(db, () => {
           db.exec(`DROP TABLE IF EXISTS ${q(meta.name)}`);
-          db.prepare(`DELETE FROM ${META} WHERE id = ?`).run(meta.id);
-        }).immediate(),
+          db.prepare(`DELETE FROM ${META} WHERE id = ?`).run([meta.id]);
+        }, 'IMMEDIATE'),
       ),
 
     columns: (name) => use((db) => columnsOf(db, name)),
@@ -171,17 +173,17 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
             columns: (db.prepare(`PRAGMA index_info(${q(ix.name)})`).all() as Array<{ name: string }>).map((c) => c.name),
             ...(ix.unique ? { unique: true } : {}),
           }));
-        const rows = db.prepare(`SELECT count(*) FROM ${q(name)}`).pluck().get() as number;
+        const { rows } = db.prepare(`SELECT count(*) AS rows FROM ${q(name)}`).get() as { rows: number };
         return { columns: columnsOf(db, name), indexes, rows };
       }),
 
     addColumns: (name, columns) =>
       use((db) =>
-        db.transaction(() => {
+        transaction(db, () => {
           // Checked again inside the write lock: another process may have added the same column meanwhile.
           const have = new Set(columnsOf(db, name).map((c) => c.name.toLowerCase()));
           for (const c of columns) if (!have.has(c.name.toLowerCase())) db.exec(`ALTER TABLE ${q(name)} ADD COLUMN ${q(c.name)} ${c.type}`);
-        }).immediate(),
+        }, 'IMMEDIATE'),
       ),
 
     insert: (name, row, columns) =>
@@ -198,7 +200,7 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
         // Values are already coerced to their column types, so the stored row is known without reading it
         // back (a read-back costs a fifth of the insert); RETURNING would cost more still.
         if (columns) return storedRow(columns, row, lastInsertRowid);
-        return pair[1].get(lastInsertRowid) as Row;
+        return pair[1].get([lastInsertRowid]) as Row;
       }),
 
     update: (name, key, keyValue, data) =>
@@ -209,7 +211,7 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
         return (prepared(db, sql).all([...Object.values(data), keyValue]) as Row[])[0] ?? null;
       }),
 
-    deleteRow: (name, key, keyValue) => use((db) => prepared(db, `DELETE FROM ${q(name)} WHERE ${q(key)} = ?`).run(keyValue).changes > 0),
+    deleteRow: (name, key, keyValue) => use((db) => prepared(db, `DELETE FROM ${q(name)} WHERE ${q(key)} = ?`).run([keyValue]).changes > 0),
 
     async execute(sql, params, authorize, system) {
       const db = handle ?? (await open());
@@ -233,7 +235,7 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
           // Column names from the first row: stmt.columns() costs more than a lookup by primary key.
           return { reader: true, rows, columns: rows.length ? Object.keys(rows[0]) : stmt.columns().map((c) => c.name), changes: 0 };
         }
-        return { reader: false, rows: [], columns: [], changes: stmt.run(params).changes };
+        return { reader: false, rows: [], columns: [], changes: Number(stmt.run(params).changes) };
       } catch (err) {
         throw sqlError(err);
       }
@@ -244,7 +246,7 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
       // Keyset pages by rowid: no statement stays open between batches, so other calls can use the connection.
       const page = await use(() => db.prepare(`SELECT rowid AS __weir_rowid, * FROM ${q(name)} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`));
       for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-        const batch = page.all(after) as Row[];
+        const batch = page.all([after]) as Row[];
         for (const { __weir_rowid, ...row } of batch) {
           after = __weir_rowid as number;
           yield row;
@@ -256,10 +258,10 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
     async bulkInsert(name, columns, rows, onRow) {
       const main = await open();
       // Its own connection, so the long transaction does not capture other calls on this instance.
-      const { default: Sqlite } = await import('better-sqlite3');
-      const db = file === ':memory:' ? main : new Sqlite(file, { timeout: BUSY_TIMEOUT_MS });
+      let db = main;
       let count = 0;
       try {
+        if (file !== ':memory:') db = driver!.open(file, BUSY_TIMEOUT_MS);
         const insert = db.prepare(`INSERT INTO ${q(name)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
         db.exec('BEGIN IMMEDIATE');
         try {
