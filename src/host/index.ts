@@ -9,7 +9,7 @@ import type { HostRequest, HostResponse } from './types.js';
 export { handle, createHandler } from './handle.js';
 export { errorResponse } from './error-response.js';
 export { compileRoutes } from './router.js';
-export { parseBody } from './body.js';
+export { decodeBody, type RequestBody } from './request-body.js';
 export type { HostRequest, HostResponse, Route, RouteParams } from './types.js';
 
 /** Options of {@link createHost}. */
@@ -21,6 +21,8 @@ export interface HostOptions {
   /** Told about unexpected errors behind a 500 (default: written to stderr). */
   onError?(err: unknown): void;
   clock?: Clock;
+  /** Request body limit in bytes (default 1 MiB); a compressed body is held to it once decoded as well. */
+  maxBody?: number;
 }
 
 /** A transport-free host: the router plus the lifecycle of everything that runs behind it. */
@@ -90,7 +92,10 @@ export function createHost(weir: Weir, options: HostOptions = {}): Host {
   }
 
   return {
-    handle: (req) => handler(weir, req),
+    handle(req) {
+      if (options.maxBody !== undefined) req.maxBody ??= options.maxBody;
+      return handler(weir, req);
+    },
     owns: handler.owns,
     async start() {
       // Other hosts' publish/unpublish events reach this bus (schedules re-sync at once).

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { WeirError } from '../errors.js';
-import { parseBody, parseBodyWithJson } from '../host/body.js';
+import { decodeBody, type RequestBody } from '../host/request-body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
 import { sha256 } from '../util/ids.js';
@@ -114,14 +114,15 @@ export function createWebhooks(options: WebhooksOptions) {
       if (!hit) throw notFound();
       const session = hit.capture;
       if (session?.state === 'listening' && Date.parse(session.expiresAt) > Date.now()) {
-        const request = { method: req.method, headers: req.headers, query: req.query, body: captureBody(req) };
+        const request = { method: req.method, headers: req.headers, query: req.query, body: await captureBody(req) };
         if (await weir.capture.capture(hit.id, request)) return { status: 200, body: { captured: true } };
       }
       const trigger = webhookNode(hit.published);
       if (!trigger) throw notFound();
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
-      const body = parseBodyWithJson(req.headers['content-type'], req.rawBody);
-      const input = new WebhookInput(body.value, req.headers, req.query, req.method, body.json);
+      const decoded = requestBody(req);
+      const body = decoded instanceof Promise ? await decoded : decoded;
+      const input = new WebhookInput(body.value, req.headers, req.query, req.method, body.raw, body.json);
       if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
@@ -180,8 +181,11 @@ export function createWebhooks(options: WebhooksOptions) {
 }
 
 /**
- * A delivery's input, `{ body, headers, query, method }`. When the body arrived as JSON (`bodyJson`, on one
- * line) it carries its own JSON text, built from the request's text, for the journal and the execution record.
+ * A delivery's input, `{ body, headers, query, method, rawBody }`: `rawBody` is the body text exactly as
+ * received, so a flow can check a sender's signature over it (null for a body kept as bytes). When the body
+ * arrived as JSON (`bodyJson`, on one line) the input carries its own JSON text, built from the request's
+ * text, for the journal and the execution record; `rawBody` goes in as a JSON string, whose escaped line
+ * breaks keep a journal line one line while a replay gets the text back byte for byte.
  */
 export class WebhookInput extends CarriesJson {
   constructor(
@@ -189,22 +193,29 @@ export class WebhookInput extends CarriesJson {
     public headers: HostRequest['headers'],
     public query: HostRequest['query'],
     public method: string,
+    public rawBody: string | null,
     bodyJson?: string,
   ) {
     super(
       bodyJson === undefined
         ? undefined
-        : `{"body":${bodyJson},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)}}`,
+        : `{"body":${bodyJson},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)},"rawBody":${JSON.stringify(rawBody)}}`,
     );
   }
 }
 
-/** A captured body: parsed like a delivery's, but a malformed JSON body is kept as its text. */
-function captureBody(req: HostRequest): unknown {
+/** A request's body decoded within the host's limit (see {@link decodeBody}). */
+const requestBody = (req: HostRequest): RequestBody | Promise<RequestBody> =>
+  decodeBody({ contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'], raw: req.rawBody, max: req.maxBody });
+
+/** A captured body: decoded like a delivery's, but a malformed JSON body is kept as its text (in its charset). */
+async function captureBody(req: HostRequest): Promise<unknown> {
   try {
-    return parseBody(req.headers['content-type'], req.rawBody);
-  } catch {
-    return req.rawBody.toString('utf8');
+    return (await requestBody(req)).value;
+  } catch (err) {
+    if ((err as WeirError).code !== 'INVALID_INPUT') throw err;
+    const asText = (req.headers['content-type'] ?? '').replace(/^[^;]*/, 'text/plain');
+    return (await decodeBody({ contentType: asText, contentEncoding: req.headers['content-encoding'], raw: req.rawBody, max: req.maxBody })).value;
   }
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createDeliveries, type Delivery } from '../../src/triggers/durable.js';
 import { createDeliveryQueue } from '../../src/triggers/delivery-queue.js';
 import { createJournal } from '../../src/triggers/journal.js';
-import { parseBodyWithJson } from '../../src/host/body.js';
+import { decodeBody, type RequestBody } from '../../src/host/request-body.js';
 import { WebhookInput } from '../../src/triggers/webhook.js';
 import { tmpDir } from './_helpers.js';
 
@@ -120,9 +120,9 @@ test('deliveries: accepted, read back from disk when not held in memory, finishe
 test('a delivery journaled from the request\'s own JSON text (line breaks, escapes, unicode) replays as the parsed input', async () => {
   const dir = tmpDir('weir-journal-');
   const raw = Buffer.from('{\r\n  "text": "line\\nbreak \\"quoted\\" \u2028 ünï",\n  "n": [1, 2.5e3, null]\n}\n');
-  const { value, json } = parseBodyWithJson('application/json; charset=utf-8', raw);
+  const { value, json, raw: text } = decodeBody({ contentType: 'application/json; charset=utf-8', raw }) as RequestBody;
   assert.not.ok(/[\r\n]/.test(json!));
-  const input = new WebhookInput(value, { 'content-type': 'application/json' }, { q: ['a', 'b'] }, 'PUT', json);
+  const input = new WebhookInput(value, { 'content-type': 'application/json' }, { q: ['a', 'b'] }, 'PUT', text, json);
   const d1 = createDeliveries({ dir });
   await d1.open();
   await d1.accept({ id: 'ex_text', workflowId: 'wf_1', input, at: 5 });
@@ -134,6 +134,8 @@ test('a delivery journaled from the request\'s own JSON text (line breaks, escap
   assert.equal(rest, []);
   assert.equal(replayed.input, { ...input });
   assert.equal((replayed.input as { body: { text: string } }).body.text, 'line\nbreak "quoted" \u2028 ünï');
+  assert.is((replayed.input as { rawBody: string }).rawBody, raw.toString('utf8'), 'the replayed rawBody is the request text byte for byte');
+  assert.is(written.split('\n').filter(Boolean).length, 1, 'the delivery is one journal line');
   await d2.close();
 });
 
