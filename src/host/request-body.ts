@@ -11,12 +11,9 @@ export interface RequestBody {
   value: unknown;
   /** The body text exactly as received (after content decoding, before parsing); null for a body kept as bytes. */
   raw: string | null;
-  /** For a JSON body: its text with line breaks (whitespace between tokens) turned into spaces, for one-line storage. */
-  json?: string;
+  /** True when the body was JSON, so `value` is `JSON.parse(raw)`. */
+  json: boolean;
 }
-
-const LINE_BREAK = /[\r\n]/;
-const LINE_BREAKS = /[\r\n]/g;
 
 const isJson = (type: string) => type === 'application/json' || type.endsWith('+json');
 const isText = (type: string) => type.startsWith('text/') || type === 'application/xml' || type.endsWith('+xml');
@@ -28,16 +25,16 @@ const isText = (type: string) => type.startsWith('text/') || type === 'applicati
  * lossily. A body without a Content-Type is text when it is valid UTF-8. An empty body is `{}`. Only a
  * multipart body needs a promise, so JSON intake stays synchronous.
  * @example
- * decodeBody({ contentType: 'application/json', raw: Buffer.from('{"a":1}') }) // { value: { a: 1 }, raw: '{"a":1}', json: '{"a":1}' }
+ * decodeBody({ contentType: 'application/json', raw: Buffer.from('{"a":1}') }) // { value: { a: 1 }, raw: '{"a":1}', json: true }
  */
 export function decodeBody(o: { contentType?: string; contentEncoding?: string; raw: Buffer; max?: number }): RequestBody | Promise<RequestBody> {
   const bytes = decodeContent(o.raw, o.contentEncoding, o.max ?? DEFAULT_MAX_BODY);
-  if (bytes.length === 0) return { value: {}, raw: '', json: '{}' };
+  if (bytes.length === 0) return { value: {}, raw: '', json: false };
   const type = mediaType(o.contentType);
   if (isJson(type)) {
     const text = decoderFor(charsetOf(o.contentType))(bytes);
     try {
-      return { value: JSON.parse(text), raw: text, json: LINE_BREAK.test(text) ? text.replace(LINE_BREAKS, ' ') : text };
+      return { value: JSON.parse(text), raw: text, json: true };
     } catch (err) {
       throw new WeirError('INVALID_INPUT', `request body is not valid JSON: ${(err as Error).message}`);
     }
@@ -45,12 +42,12 @@ export function decodeBody(o: { contentType?: string; contentEncoding?: string; 
   if (type === 'application/x-www-form-urlencoded') {
     const decode = decoderFor(charsetOf(o.contentType));
     const text = decode(bytes);
-    return { value: isUtf8Decoder(decode) ? parseForm(text) : parseFormIn(bytes, decode), raw: text };
+    return { value: isUtf8Decoder(decode) ? parseForm(text) : parseFormIn(bytes, decode), raw: text, json: false };
   }
   if (isText(type) || (type === '' && isUtf8(bytes))) {
     const text = decoderFor(charsetOf(o.contentType))(bytes);
-    return { value: text, raw: text };
+    return { value: text, raw: text, json: false };
   }
-  if (type === 'multipart/form-data') return parseMultipart(o.contentType!, bytes).then((value) => ({ value, raw: null }));
-  return { value: { contentType: type || 'application/octet-stream', size: bytes.length, base64: bytes.toString('base64') }, raw: null };
+  if (type === 'multipart/form-data') return parseMultipart(o.contentType!, bytes).then((value) => ({ value, raw: null, json: false }));
+  return { value: { contentType: type || 'application/octet-stream', size: bytes.length, base64: bytes.toString('base64') }, raw: null, json: false };
 }

@@ -4,7 +4,6 @@ import { decodeBody, type RequestBody } from '../host/request-body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
 import { sha256 } from '../util/ids.js';
-import { CarriesJson } from '../util/json-text.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { Weir } from '../weir.js';
 import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
@@ -14,6 +13,7 @@ import { enqueueExecution, startExecution, waitForAnswer } from './execute.js';
 import { createBacklog } from './backlog.js';
 import { createDeliveryQueue } from './delivery-queue.js';
 import { createRunner, type Runner, type RunnerOptions } from './runner.js';
+import { WebhookInput } from './webhook-input.js';
 
 /** The webhook trigger's options (seed 2.3, CONTRACT 11). */
 export interface WebhookTriggerConfig {
@@ -122,7 +122,7 @@ export function createWebhooks(options: WebhooksOptions) {
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
       const decoded = requestBody(req);
       const body = decoded instanceof Promise ? await decoded : decoded;
-      const input = new WebhookInput(body.value, req.headers, req.query, req.method, body.raw, body.json);
+      const input = new WebhookInput(body, req.headers, req.query, req.method);
       if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
@@ -178,30 +178,6 @@ export function createWebhooks(options: WebhooksOptions) {
       return backlog.size;
     },
   };
-}
-
-/**
- * A delivery's input, `{ body, headers, query, method, rawBody }`: `rawBody` is the body text exactly as
- * received, so a flow can check a sender's signature over it (null for a body kept as bytes). When the body
- * arrived as JSON (`bodyJson`, on one line) the input carries its own JSON text, built from the request's
- * text, for the journal and the execution record; `rawBody` goes in as a JSON string, whose escaped line
- * breaks keep a journal line one line while a replay gets the text back byte for byte.
- */
-export class WebhookInput extends CarriesJson {
-  constructor(
-    public body: unknown,
-    public headers: HostRequest['headers'],
-    public query: HostRequest['query'],
-    public method: string,
-    public rawBody: string | null,
-    bodyJson?: string,
-  ) {
-    super(
-      bodyJson === undefined
-        ? undefined
-        : `{"body":${bodyJson},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)},"rawBody":${JSON.stringify(rawBody)}}`,
-    );
-  }
 }
 
 /** A request's body decoded within the host's limit (see {@link decodeBody}). */
