@@ -9,7 +9,7 @@ import type { HostRequest, HostResponse } from './types.js';
 export { handle, createHandler } from './handle.js';
 export { errorResponse } from './error-response.js';
 export { compileRoutes } from './router.js';
-export { decodeBody, type RequestBody } from './request-body.js';
+export { decodeBody, requestBody, type RequestBody } from './request-body.js';
 export type { HostRequest, HostResponse, Route, RouteParams } from './types.js';
 
 /** Options of {@link createHost}. */

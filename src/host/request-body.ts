@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { WeirError } from '../errors.js';
+import type { HostRequest } from './types.js';
 import { mediaType, parseForm } from './body.js';
 import { charsetOf, decoderFor, isUtf8Decoder, parseFormIn } from './charset.js';
 import { DEFAULT_MAX_BODY, decodeContent } from './content-coding.js';
@@ -50,4 +51,14 @@ export function decodeBody(o: { contentType?: string; contentEncoding?: string; 
   }
   if (type === 'multipart/form-data') return parseMultipart(o.contentType!, bytes).then((value) => ({ value, raw: null, json: false }));
   return { value: { contentType: type || 'application/octet-stream', size: bytes.length, base64: bytes.toString('base64') }, raw: null, json: false };
+}
+
+/**
+ * {@link decodeBody} of a host request, within the host's body limit; `contentType` overrides the request's.
+ * @example
+ * const decoded = requestBody(req)
+ * const body = decoded instanceof Promise ? await decoded : decoded
+ */
+export function requestBody(req: HostRequest, contentType = req.headers['content-type']): RequestBody | Promise<RequestBody> {
+  return decodeBody({ contentType, contentEncoding: req.headers['content-encoding'], raw: req.rawBody, max: req.maxBody });
 }

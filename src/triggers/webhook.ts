@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { WeirError } from '../errors.js';
-import { decodeBody, type RequestBody } from '../host/request-body.js';
+import { requestBody } from '../host/request-body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
 import { sha256 } from '../util/ids.js';
@@ -180,18 +180,13 @@ export function createWebhooks(options: WebhooksOptions) {
   };
 }
 
-/** A request's body decoded within the host's limit (see {@link decodeBody}). */
-const requestBody = (req: HostRequest): RequestBody | Promise<RequestBody> =>
-  decodeBody({ contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'], raw: req.rawBody, max: req.maxBody });
-
 /** A captured body: decoded like a delivery's, but a malformed JSON body is kept as its text (in its charset). */
 async function captureBody(req: HostRequest): Promise<unknown> {
   try {
     return (await requestBody(req)).value;
   } catch (err) {
     if ((err as WeirError).code !== 'INVALID_INPUT') throw err;
-    const asText = (req.headers['content-type'] ?? '').replace(/^[^;]*/, 'text/plain');
-    return (await decodeBody({ contentType: asText, contentEncoding: req.headers['content-encoding'], raw: req.rawBody, max: req.maxBody })).value;
+    return (await requestBody(req, (req.headers['content-type'] ?? '').replace(/^[^;]*/, 'text/plain'))).value;
   }
 }
 
