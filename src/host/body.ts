@@ -12,8 +12,8 @@ export function parseForm(text: string): Record<string, string | string[]> {
   return { ...out };
 }
 
-/** Adds a value under a key, turning a repeated key into an array (query strings and forms alike). */
-export function addValue(target: Record<string, string | string[]>, key: string, value: string): void {
+/** Adds a value under a key, turning a repeated key into an array (query strings, forms and multipart fields alike). */
+export function addValue<V>(target: Record<string, V | V[]>, key: string, value: V): void {
   const prev = target[key];
   if (prev === undefined) target[key] = value;
   else if (Array.isArray(prev)) prev.push(value);

@@ -1,5 +1,6 @@
 import busboy from 'busboy';
 import { WeirError } from '../errors.js';
+import { addValue } from './body.js';
 
 /** A file part of a multipart body, its bytes kept intact. */
 export interface FilePart {
@@ -28,20 +29,14 @@ export function parseMultipart(contentType: string, raw: Buffer): Promise<Fields
     return Promise.reject(invalid(err));
   }
   const out: Fields = Object.create(null);
-  const add = (name: string, value: string | FilePart) => {
-    const prev = out[name];
-    if (prev === undefined) out[name] = value;
-    else if (Array.isArray(prev)) prev.push(value);
-    else out[name] = [prev, value];
-  };
   return new Promise((resolve, reject) => {
-    parser.on('field', (name, value) => add(name, value));
+    parser.on('field', (name, value) => addValue<string | FilePart>(out, name, value));
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const bytes = Buffer.concat(chunks);
-        add(name, { filename: info.filename ?? '', contentType: info.mimeType, size: bytes.length, base64: bytes.toString('base64') });
+        addValue<string | FilePart>(out, name, { filename: info.filename ?? '', contentType: info.mimeType, size: bytes.length, base64: bytes.toString('base64') });
       });
     });
     parser.on('close', () => resolve({ ...out }));
