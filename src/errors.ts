@@ -16,6 +16,7 @@ export const CODES = {
   UNAUTHORIZED: { exit: 1, status: 401 },
   FORBIDDEN: { exit: 1, status: 403 },
   PAYLOAD_TOO_LARGE: { exit: 1, status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { exit: 1, status: 415 },
   TIMEOUT: { exit: 1, status: 504 },
   PROVIDER: { exit: 1, status: 502 },
   EXECUTION_FAILED: { exit: 1, status: 500 },

@@ -9,7 +9,7 @@ import type { HostRequest, HostResponse } from './types.js';
 export { handle, createHandler } from './handle.js';
 export { errorResponse } from './error-response.js';
 export { compileRoutes } from './router.js';
-export { parseBody } from './body.js';
+export { decodeBody, requestBody, type RequestBody } from './request-body.js';
 export type { HostRequest, HostResponse, Route, RouteParams } from './types.js';
 export { ROUTE_GROUPS, type RouteGroup } from './routes.js';
 export { createMount, type Mount, type MountOptions } from './mount.js';
@@ -28,6 +28,8 @@ export interface HostOptions {
    * `'healthz'`; paths of the other groups are not the host's (`owns` is false, `handle` answers 404).
    */
   routes?: RouteGroup[];
+  /** Request body limit in bytes (default 1 MiB); a compressed body is held to it once decoded as well. */
+  maxBody?: number;
 }
 
 /** A transport-free host: the router plus the lifecycle of everything that runs behind it. */
@@ -97,7 +99,10 @@ export function createHost(weir: Weir, options: HostOptions = {}): Host {
   }
 
   return {
-    handle: (req) => handler(weir, req),
+    handle(req) {
+      if (options.maxBody !== undefined) req.maxBody ??= options.maxBody;
+      return handler(weir, req);
+    },
     owns: handler.owns,
     async start() {
       // Other hosts' publish/unpublish events reach this bus (schedules re-sync at once).

@@ -15,6 +15,8 @@ export interface HostRequest {
   rawQuery?: string;
   headers: Record<string, string>;
   rawBody: Buffer;
+  /** The host's body limit in bytes, which a decoded (inflated) body must stay within too (default 1 MiB). */
+  maxBody?: number;
   /** The URL the host is reachable at from outside (`--public-url`), without a trailing slash. */
   publicUrl?: string;
   remoteAddress?: string;

@@ -1,4 +1,4 @@
-import { CarriesJson } from '../util/json-text.js';
+import { CarriesJson, reviveWebhookInput } from '../util/json-text.js';
 import { createDedupe, type Answer, type Dedupe } from './dedupe.js';
 import { createJournal, type Journal, type JournalRecord, type Position } from './journal.js';
 
@@ -80,7 +80,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       if (typeof r.key === 'string') dedupe.restore(r.key, { status: 200, body: { executionId: r.id } }, r.exp as number);
       if (done.has(r.id as string)) continue;
       journal!.pin(pos.segment);
-      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, input: r.in });
+      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, input: reviveWebhookInput(r.in) });
     }
     return out;
   }
@@ -113,7 +113,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       if (delivery.id && (delivery.input !== undefined || !delivery.pos)) return delivery;
       if (!journal || !delivery.pos) throw new Error('a spilled delivery needs its journal');
       const r = await journal.read(delivery.pos);
-      return { ...delivery, id: r.id as string, workflowId: r.wf as string, input: r.in, at: r.at as number };
+      return { ...delivery, id: r.id as string, workflowId: r.wf as string, input: reviveWebhookInput(r.in), at: r.at as number };
     },
     finish(delivery) {
       if (!delivery.pos || !journal) return;

@@ -1,6 +1,6 @@
 import { WeirError } from '../errors.js';
 import type { Route } from '../host/types.js';
-import { parseBody } from '../host/body.js';
+import { requestBody } from '../host/request-body.js';
 import { checkInput, type InputParam } from '../nodes/triggers/input-params.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
 import type { Weir } from '../weir.js';
@@ -72,7 +72,7 @@ export const interfaceEventRoutes: Route[] = [
     methods: ['POST'],
     path: '/api/flows/:ref',
     async handle(req, params, weir) {
-      const input = parseBody(req.headers['content-type'] ?? 'application/json', req.rawBody);
+      const input = (await requestBody(req, req.headers['content-type'] ?? 'application/json')).value;
       return toResponse(await weir.intake.events.call(params.ref, input));
     },
   },

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { WeirError } from '../errors.js';
-import { parseBody, parseBodyWithJson } from '../host/body.js';
+import { requestBody } from '../host/request-body.js';
 import type { HostRequest, HostResponse, Route } from '../host/types.js';
 import type { FlowNode, PublishedWorkflow } from '../resources/workflows/index.js';
 import { sha256 } from '../util/ids.js';
-import { CarriesJson } from '../util/json-text.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { Weir } from '../weir.js';
 import { DEDUPE_WINDOW_MS, dedupeKey, toResponse, type Answer } from './dedupe.js';
@@ -14,6 +13,7 @@ import { enqueueExecution, startExecution, waitForAnswer } from './execute.js';
 import { createBacklog } from './backlog.js';
 import { createDeliveryQueue } from './delivery-queue.js';
 import { createRunner, type Runner, type RunnerOptions } from './runner.js';
+import { WebhookInput } from './webhook-input.js';
 
 /** The webhook trigger's options (seed 2.3, CONTRACT 11). */
 export interface WebhookTriggerConfig {
@@ -114,14 +114,15 @@ export function createWebhooks(options: WebhooksOptions) {
       if (!hit) throw notFound();
       const session = hit.capture;
       if (session?.state === 'listening' && Date.parse(session.expiresAt) > Date.now()) {
-        const request = { method: req.method, headers: req.headers, query: req.query, body: captureBody(req) };
+        const request = { method: req.method, headers: req.headers, query: req.query, body: await captureBody(req) };
         if (await weir.capture.capture(hit.id, request)) return { status: 200, body: { captured: true } };
       }
       const trigger = webhookNode(hit.published);
       if (!trigger) throw notFound();
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
-      const body = parseBodyWithJson(req.headers['content-type'], req.rawBody);
-      const input = new WebhookInput(body.value, req.headers, req.query, req.method, body.json);
+      const decoded = requestBody(req);
+      const body = decoded instanceof Promise ? await decoded : decoded;
+      const input = new WebhookInput(body, req.headers, req.query, req.method);
       if (!ready) await this.start();
 
       const keyValue = req.headers[(config.idempotencyHeader ?? 'Idempotency-Key').toLowerCase()];
@@ -179,32 +180,13 @@ export function createWebhooks(options: WebhooksOptions) {
   };
 }
 
-/**
- * A delivery's input, `{ body, headers, query, method }`. When the body arrived as JSON (`bodyJson`, on one
- * line) it carries its own JSON text, built from the request's text, for the journal and the execution record.
- */
-export class WebhookInput extends CarriesJson {
-  constructor(
-    public body: unknown,
-    public headers: HostRequest['headers'],
-    public query: HostRequest['query'],
-    public method: string,
-    bodyJson?: string,
-  ) {
-    super(
-      bodyJson === undefined
-        ? undefined
-        : `{"body":${bodyJson},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)}}`,
-    );
-  }
-}
-
-/** A captured body: parsed like a delivery's, but a malformed JSON body is kept as its text. */
-function captureBody(req: HostRequest): unknown {
+/** A captured body: decoded like a delivery's, but a malformed JSON body is kept as its text (in its charset). */
+async function captureBody(req: HostRequest): Promise<unknown> {
   try {
-    return parseBody(req.headers['content-type'], req.rawBody);
-  } catch {
-    return req.rawBody.toString('utf8');
+    return (await requestBody(req)).value;
+  } catch (err) {
+    if ((err as WeirError).code !== 'INVALID_INPUT') throw err;
+    return (await requestBody(req, (req.headers['content-type'] ?? '').replace(/^[^;]*/, 'text/plain'))).value;
   }
 }
 

@@ -21,3 +21,17 @@ export abstract class CarriesJson {
     return value instanceof CarriesJson ? value.#json : undefined;
   }
 }
+
+/**
+ * A stored webhook input as the flow saw it. A webhook input's JSON text stores a JSON body once, as its
+ * `rawBody` string, with `0` in the `body` slot; this parses the body back. A JSON body that really was `0`
+ * parses back to `0`, and no other webhook body is the number 0, so the rule holds for every stored webhook
+ * input; callers apply it to webhook inputs (journal entries, records of webhook runs) only.
+ * @example
+ * reviveWebhookInput({ body: 0, rawBody: '{"a":1}', headers: {}, query: {}, method: 'POST' }).body // { a: 1 }
+ */
+export function reviveWebhookInput<T>(input: T): T {
+  const i = input as { body?: unknown; rawBody?: unknown } | null;
+  if (i && i.body === 0 && typeof i.rawBody === 'string') i.body = JSON.parse(i.rawBody);
+  return input;
+}

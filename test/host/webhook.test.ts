@@ -70,7 +70,7 @@ test('a JSON body is stored in the execution record as it was parsed (pretty-pri
   const reader = await createWeir({ home: host.home });
   try {
     const stored = await until(() => reader.executions.get(id).catch(() => null));
-    assert.equal(stored.input, { body: JSON.parse(body), headers: r.json.headers, query: { q: '1' }, method: 'POST' });
+    assert.equal(stored.input, { body: JSON.parse(body), headers: r.json.headers, query: { q: '1' }, method: 'POST', rawBody: body });
     assert.equal(stored.nodes['webhook_trigger-1'].data, stored.input);
     assert.equal(Object.keys(stored), Object.keys(await host.weir.executions.get(id)));
   } finally {

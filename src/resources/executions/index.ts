@@ -3,7 +3,7 @@ import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
-import { CarriesJson } from '../../util/json-text.js';
+import { CarriesJson, reviveWebhookInput } from '../../util/json-text.js';
 import { startTimeOf } from './ids.js';
 
 export { newExecutionId, startTimeOf } from './ids.js';
@@ -83,6 +83,7 @@ const recordsOf = (value: unknown): ExecutionRecord[] => {
   const records = (value as { records?: unknown } | null)?.records;
   if (!Array.isArray(records)) return [];
   for (const r of records as StoredRecord[]) {
+    if (r.trigger === 'webhook') reviveWebhookInput(r.input);
     if (r.inputOf === undefined) continue;
     const node = r.nodes?.[r.inputOf];
     if (node) node.data = r.input;

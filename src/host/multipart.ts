@@ -1,0 +1,46 @@
+import busboy from 'busboy';
+import { WeirError } from '../errors.js';
+import { addValue } from './body.js';
+
+/** A file part of a multipart body, its bytes kept intact. */
+export interface FilePart {
+  filename: string;
+  contentType: string;
+  size: number;
+  base64: string;
+}
+
+type Fields = Record<string, string | FilePart | Array<string | FilePart>>;
+
+const invalid = (err: unknown) => new WeirError('INVALID_INPUT', `request body is not valid multipart/form-data: ${(err as Error).message}`);
+
+/**
+ * Parses a `multipart/form-data` body (busboy) into an object of fields: a text field is its string, a file
+ * part `{filename, contentType, size, base64}`; a repeated name becomes an array. The whole body is already
+ * within the host's limit, so no part can be larger: busboy's own per-field limit is lifted to the body's size.
+ * @example
+ * await parseMultipart('multipart/form-data; boundary=x', raw) // { note: 'hi', file: { filename: 'a.bin', ... } }
+ */
+export function parseMultipart(contentType: string, raw: Buffer): Promise<Fields> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: raw.length, fieldNameSize: raw.length } });
+  } catch (err) {
+    return Promise.reject(invalid(err));
+  }
+  const out: Fields = Object.create(null);
+  return new Promise((resolve, reject) => {
+    parser.on('field', (name, value) => addValue<string | FilePart>(out, name, value));
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        addValue<string | FilePart>(out, name, { filename: info.filename ?? '', contentType: info.mimeType, size: bytes.length, base64: bytes.toString('base64') });
+      });
+    });
+    parser.on('close', () => resolve({ ...out }));
+    parser.on('error', (err) => reject(invalid(err)));
+    parser.end(raw);
+  });
+}
