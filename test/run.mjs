@@ -1,5 +1,7 @@
 // `npm test`: builds the package, runs every uvu suite under test/ (TypeScript through tsx), and ends with
 // the plain "N passed, N failed" line. `node test/run.mjs <dir> [pattern]` narrows the run.
+// Tests mirror the source: a module's tests are at the same path under test/ (src/storage -> test/storage,
+// src/resources/kv -> test/resources/kv, adapters -> test/adapters); uvu finds *.test.ts at any depth.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -7,10 +7,11 @@ import type { HostRequest, HostResponse } from '../../src/host/types.js';
 export function splitUrl(url: string): { path: string; query: Record<string, string | string[]>; rawQuery: string } {
   const q = url.indexOf('?');
   if (q < 0) return { path: url, query: {}, rawQuery: '' };
-  const query: Record<string, string | string[]> = {};
+  // Collected in an object without a prototype: `?constructor=z` is then one value, not a list beside Object's own.
+  const query: Record<string, string | string[]> = Object.create(null);
   const rawQuery = url.slice(q + 1);
   for (const [k, v] of new URLSearchParams(rawQuery)) addValue(query, k, v);
-  return { path: url.slice(0, q), query, rawQuery };
+  return { path: url.slice(0, q), query: { ...query }, rawQuery };
 }
 
 /** Node's headers as one string per (lower-case) name: node already joins repeats, except `set-cookie`. */

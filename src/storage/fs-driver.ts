@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { defineDriver } from 'unstorage';
+import { WeirError } from '../errors.js';
 import { isTempFile, writeFileAtomic, writeFileAtomicSync, writeFileSyncInDir } from './atomic.js';
 
 /** Records up to this many characters are written synchronously (see `setItem`). */
@@ -28,6 +29,18 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     } catch (err) {
       if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
       throw err;
+    }
+  };
+  // One file per key: a key cannot hold a value and be the folder of longer keys at once (`a` and `a:b`).
+  // The file system's ENOTDIR/EISDIR would name a temporary file; this names the keys.
+  const written = async (key: string, write: () => unknown): Promise<void> => {
+    try {
+      await write();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTDIR' && code !== 'EISDIR' && code !== 'EEXIST') throw err;
+      const why = code === 'EISDIR' ? 'keys beneath it hold values' : 'a key above it holds a value';
+      throw new WeirError('CONFLICT', `storage key ${JSON.stringify(key)} cannot be written: ${why}, and the fs driver keeps one file per key`, { cause: err });
     }
   };
   const walk = async (dir: string, prefix: string, out: string[]): Promise<void> => {
@@ -76,13 +89,14 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     // `{ atomic: false }` (write-once keys, such as an index entry whose key never existed before): written in
     // place, without the temporary file and rename; only a crash mid-write can leave it short.
     async setItem(key, value, opts?: { atomic?: boolean }) {
-      if (typeof value === 'string' && value.length <= SYNC_WRITE_MAX) {
+      await written(key, () => {
+        if (typeof value !== 'string' || value.length > SYNC_WRITE_MAX) return writeFileAtomic(toPath(key), value);
         if (opts?.atomic === false) writeFileSyncInDir(toPath(key), value);
         else writeFileAtomicSync(toPath(key), value);
-      } else await writeFileAtomic(toPath(key), value);
+      });
     },
     async setItemRaw(key, value) {
-      await writeFileAtomic(toPath(key), value);
+      await written(key, () => writeFileAtomic(toPath(key), value));
     },
     async removeItem(key) {
       await rm(toPath(key), { force: true });

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import type { Redis } from 'ioredis';
 import { createWeir, type Weir } from '../../src/index.js';
 import { writeJson } from '../_utils.js';
-import { deleteEverything } from '../data/_deletes.js';
+import { deleteEverything } from '../resources/_deletes.js';
 import { clusterConfig, clusterHome, dropRedisPrefix, MASTER_KEY, REDIS_URL, uniqueName, weirCli } from './_scale.js';
 
 const prefix = uniqueName('deletes');

@@ -1,0 +1,96 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { createWeir } from '../../../src/weir.js';
+import { cli } from '../../_utils.js';
+import { fails, failsJson, filesUnder, home, ok } from '../_helpers.js';
+
+test('put, ls, get, rm: content type from the extension, size, modified time, prefix listing', async () => {
+  const { dir, weir } = home();
+  writeFileSync(join(dir, 'q1.csv'), 'a,b\n1,2\n');
+  writeFileSync(join(dir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 1]));
+  const put = ok(await weir('storage', 'put', 'reports/2024/q1.csv', 'q1.csv', '--json')).json();
+  assert.equal([put.key, put.size, put.contentType], ['reports/2024/q1.csv', 8, 'text/csv; charset=utf-8']);
+  assert.match(put.sha256, /^[0-9a-f]{64}$/);
+  ok(await weir('storage', 'put', 'img/logo.png', 'logo.png'));
+  ok(await weir('storage', 'put', 'raw', 'q1.csv', '--content-type', 'application/x-custom'));
+  const all = ok(await weir('storage', 'ls', '--json')).json();
+  assert.equal(all.map((o: any) => [o.key, o.contentType]), [['img/logo.png', 'image/png'], ['raw', 'application/x-custom'], ['reports/2024/q1.csv', 'text/csv; charset=utf-8']]);
+  for (const o of all) assert.ok(!Number.isNaN(Date.parse(o.modified)));
+  assert.equal(ok(await weir('storage', 'ls', 'reports/', '--json')).json().map((o: any) => o.key), ['reports/2024/q1.csv']);
+  assert.match(ok(await weir('storage', 'ls', 'img')).stdout, /KEY\s+SIZE\s+CONTENTTYPE\s+MODIFIED\nimg\/logo\.png\s+7\s+image\/png/);
+  assert.is(ok(await weir('storage', 'get', 'reports/2024/q1.csv')).stdout, 'a,b\n1,2\n');
+  ok(await weir('storage', 'get', 'img/logo.png', 'copy.png'));
+  assert.equal(readFileSync(join(dir, 'copy.png')), readFileSync(join(dir, 'logo.png')));
+  const doc = ok(await weir('storage', 'get', 'img/logo.png', '--json')).json();
+  assert.equal([doc.encoding, Buffer.from(doc.content, 'base64')], ['base64', readFileSync(join(dir, 'logo.png'))]);
+  assert.equal(ok(await weir('storage', 'rm', 'raw', '--json')).json(), { key: 'raw', deleted: true });
+  fails(await weir('storage', 'get', 'raw'), 'object "raw" not found');
+  failsJson(await weir('storage', 'rm', 'raw', '--json'), 'NOT_FOUND');
+  fails(await weir('storage', 'put', 'x', 'nofile.bin'), 'file not found: nofile.bin');
+});
+
+test('a key and a longer key under it are separate objects; put replaces', async () => {
+  const { dir, weir } = home();
+  writeFileSync(join(dir, 'a.txt'), 'A');
+  writeFileSync(join(dir, 'b.txt'), 'B');
+  ok(await weir('storage', 'put', 'a', 'a.txt'));
+  ok(await weir('storage', 'put', 'a/b', 'b.txt'));
+  assert.is(ok(await weir('storage', 'get', 'a')).stdout, 'A');
+  assert.is(ok(await weir('storage', 'get', 'a/b')).stdout, 'B');
+  ok(await weir('storage', 'put', 'a', 'b.txt'));
+  assert.is(ok(await weir('storage', 'get', 'a')).stdout, 'B');
+  assert.is(ok(await weir('storage', 'ls', '--json')).json().length, 2);
+});
+
+test('traversal and malformed keys exit 1 naming the rule, and nothing is written', async () => {
+  const { dir, weir } = home();
+  writeFileSync(join(dir, 'f.txt'), 'x');
+  const before = filesUnder(dir).length;
+  const keys = ['../escape', 'a/../../b', '/etc/passwd', 'a/./b', 'a//b', '..', '..\\win', ''];
+  const runs = await Promise.all(keys.flatMap((key) => [weir('storage', 'put', key, 'f.txt'), weir('storage', 'get', key, '--json')]));
+  keys.forEach((key, i) => {
+    assert.match(fails(runs[2 * i], 'invalid storage key', key).stderr, /segments|must not|empty/, key);
+    failsJson(runs[2 * i + 1], 'RULE', key);
+  });
+  assert.is(filesUnder(dir).length, before);
+  // NUL cannot pass through argv: the library refuses it the same way.
+  const weirLib = await createWeir({ home: dir });
+  const err = await weirLib.objects.put('a\0b', 'x').catch((e) => e);
+  await weirLib.close();
+  assert.match(String(err?.message), 'NUL is not allowed');
+});
+
+const sha256File = async (file: string) => {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk);
+  return hash.digest('hex');
+};
+
+test('large objects stream through without whole-file buffering (memory stays flat)', async () => {
+  const { dir } = home();
+  const big = join(dir, 'big.bin');
+  const chunk = randomBytes(1024 * 1024);
+  const fd = openSync(big, 'w');
+  for (let i = 0; i < 200; i++) writeSync(fd, chunk);
+  closeSync(fd);
+  // Peak RSS sampled in the CLI process itself (getrusage's maxRSS of a child starts at its parent's size).
+  const rss = join(dir, 'rss.cjs');
+  writeFileSync(rss, `let max = 0; const sample = () => (max = Math.max(max, process.memoryUsage.rss()));
+setInterval(sample, 5).unref(); process.on('exit', () => process.stderr.write('maxrss ' + Math.round(sample() / 1024) + '\\n'));`);
+  const measured = async (args: string[]) => {
+    const r = ok(await cli([...args, '--json'], { home: dir, env: { NODE_OPTIONS: `--require ${rss}` } }));
+    const kb = Number(/maxrss (\d+)/.exec(r.stderr)?.[1]);
+    assert.ok(kb > 0 && kb < 150 * 1024, `${args.join(' ')}: peak RSS ${kb} KB for a 200 MB object`);
+    return r.json();
+  };
+  const put = await measured(['storage', 'put', 'big.bin', 'big.bin']);
+  assert.is(put.size, 200 * 1024 * 1024);
+  await measured(['storage', 'get', 'big.bin', 'back.bin']);
+  assert.is(await sha256File(join(dir, 'back.bin')), put.sha256);
+  assert.is(await sha256File(big), put.sha256);
+});
+
+test.run();

@@ -1,0 +1,87 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { cli, ROOT } from '../../_utils.js';
+import { createSqliteEngine } from '../../../src/resources/tables/sqlite.js';
+import { loadSqliteDriver } from '../../../src/resources/tables/sqlite-driver.js';
+import { fails, failsJson, home, ok } from '../_helpers.js';
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+// node:sqlite with StatementSync#columns: Node 22.16 and later, 23.11 and later.
+const hasBuiltin = major > 23 || (major === 23 && minor >= 11) || (major === 22 && minor >= 16);
+// The addon in node_modules is built for one Node version; on another it does not load.
+const betterLoads = spawnSync(process.execPath, ['-e', "require('better-sqlite3')(':memory:').close()"], { cwd: ROOT }).status === 0;
+const DRIVERS = [
+  { name: 'node', available: hasBuiltin, why: /node:sqlite is not available on Node v\d+.*\nhint: unset WEIR_SQLITE/ },
+  { name: 'better-sqlite3', available: betterLoads, why: /better-sqlite3 does not load on Node v\d+.*\nhint: run `npm rebuild better-sqlite3`/s },
+] as const;
+
+/** Runs `fn` with WEIR_SQLITE set to `value` in this process (the engine reads it when it connects). */
+async function withDriver<T>(value: string, fn: () => Promise<T>): Promise<T> {
+  const before = process.env.WEIR_SQLITE;
+  process.env.WEIR_SQLITE = value;
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.WEIR_SQLITE;
+    else process.env.WEIR_SQLITE = before;
+  }
+}
+
+test('node:sqlite is the engine where Node has it, better-sqlite3 elsewhere; no ExperimentalWarning shows', async () => {
+  const driver = await withDriver('', () => loadSqliteDriver());
+  assert.is(driver.name, hasBuiltin ? 'node' : 'better-sqlite3');
+  const { weir } = home();
+  const made = await weir('data', 'tables', 'init', 'user.t');
+  ok(made);
+  assert.is(made.stderr, '');
+});
+
+test('each driver this Node can load gives the same values: BLOBs as Buffers, integers, named and positional params, errors', async () => {
+  for (const { name, available } of DRIVERS) {
+    if (!available) continue;
+    await withDriver(name, async () => {
+      const engine = createSqliteEngine({ file: ':memory:' });
+      const run = (sql: string, params: unknown[] | Record<string, unknown> = []) => engine.execute(sql, params, () => {}, []);
+      try {
+        const { rows, columns } = await run('SELECT ? AS b, ? AS big, NULL AS n, 1.5 AS f', [Buffer.from('hi'), 2n ** 40n]);
+        assert.ok(Buffer.isBuffer(rows[0].b), name);
+        assert.equal({ ...rows[0], b: String(rows[0].b) }, { b: 'hi', big: 2 ** 40, n: null, f: 1.5 }, name);
+        assert.equal(columns, ['b', 'big', 'n', 'f'], name);
+        // Past 2^53 an integer reads as the nearest number, as it always did, rather than failing the query.
+        assert.equal((await run('SELECT 9007199254740993 AS n')).rows, [{ n: 2 ** 53 }], name);
+        assert.equal((await run('SELECT :a AS a, $b AS b, :a AS again', { a: 7, b: 8, unused: 1 })).rows, [{ a: 7, b: 8, again: 7 }], name);
+        assert.equal((await run('SELECT 1 AS one WHERE 0')).columns, ['one'], name);
+        const errors = await Promise.all(['SELECT ?', 'SELECT :a', 'SELECT 1; SELECT 2', '  -- nothing'].map((sql) => run(sql, sql.includes(':') ? {} : []).then(() => null, (err) => err.message)));
+        assert.equal(errors, ['SQL parameters: Too few parameter values were provided', 'SQL parameters: Missing named parameter "a"', 'SQL error: The supplied SQL string contains more than one statement', 'SQL error: The supplied SQL string contains no statements'], name);
+      } finally {
+        await engine.close();
+      }
+    });
+  }
+});
+
+test('WEIR_SQLITE forces a driver: the tables work the same, or the CLI says why the driver cannot load', async () => {
+  for (const { name, available, why } of DRIVERS) {
+    const { dir } = home();
+    const weir = (...args: string[]) => cli(args, { home: dir, env: { WEIR_SQLITE: name } });
+    const init = await weir('data', 'tables', 'init', 'user.t');
+    if (!available) {
+      fails(init, why, name);
+      continue;
+    }
+    ok(init, name);
+    ok(await weir('data', 'tables', 'insert', 'user.t', '{"id":"a","n":1}'), name);
+    failsJson(await weir('data', 'tables', 'insert', 'user.t', '{"id":"a","n":2}', '--json'), 'CONFLICT', name);
+    const rows = ok(await weir('data', 'tables', 'query', 'user.t', 'SELECT id, n FROM "user.t" WHERE n = ?', '--params', '[1]', '--json'), name).json();
+    assert.equal(rows, [{ id: 'a', n: 1 }], name);
+  }
+});
+
+test('an unknown WEIR_SQLITE is a configuration error naming the choices', async () => {
+  const r = await cli(['data', 'tables', 'init', 'user.t', '--json'], { home: home().dir, env: { WEIR_SQLITE: 'sqlite3' } });
+  failsJson(r, 'INVALID_CONFIG');
+  assert.match(r.stderr, 'WEIR_SQLITE must be \\"node\\" or \\"better-sqlite3\\"');
+});
+
+test.run();
