@@ -4,8 +4,6 @@ import type { ExecResult, Row } from './types.js';
 
 /** Rows per batch handed to `onBatch` (one IPC message from the SQL process). */
 const BATCH = 1000;
-/** Rows read between two looks at the clock. */
-const CLOCK_EVERY = 256;
 
 export interface RunOptions {
   limits: Pick<QueryLimits, 'maxRows' | 'maxBytes'>;
@@ -26,13 +24,12 @@ export function runStatement(stmt: SqlStatement, params: SqlParams, { limits, on
   const cap = resultCap(limits);
   let rows: Row[] = [];
   let columns: string[] | undefined;
-  let read = 0;
   for (const row of stmt.iterate(params) as Iterable<Row>) {
     cap.add(row);
     // Column names from the first row: stmt.columns() costs more than a lookup by primary key.
     columns ??= Object.keys(row);
     rows.push(row);
-    if (deadline && ++read % CLOCK_EVERY === 0 && Date.now() > deadline.at) throw queryTimeout(deadline.ms);
+    if (deadline && Date.now() > deadline.at) throw queryTimeout(deadline.ms);
     if (onBatch && rows.length === BATCH) (onBatch(rows), (rows = []));
   }
   return { reader: true, rows, columns: columns ?? stmt.columns().map((c) => c.name), changes: 0 };
