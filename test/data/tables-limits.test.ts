@@ -2,7 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { createWeir } from '../../src/weir.js';
+import { ROOT, tmpDir } from '../_utils.js';
 import { fails, failsJson, home, ok } from './_helpers.js';
 
 const steps = (n: number, select = 'count(*) AS n') => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n}) SELECT ${select} FROM c`;
@@ -64,6 +66,16 @@ test('in memory (no home) the caps hold too, and a caller\'s shorter timeoutMs s
   } finally {
     await weir.close();
   }
+});
+
+test('the built library (CJS, run with node -e) forks its SQL process from beside it; the host code runs once', () => {
+  const dir = tmpDir();
+  const code = `const { createWeir } = require(${JSON.stringify(join(ROOT, 'dist/index.cjs'))});
+    (async () => { console.log('host'); const w = await createWeir({ home: ${JSON.stringify(dir)} }); await w.tables.init('user.x');
+    console.log(JSON.stringify(await w.tables.query('user.x', "SELECT 1 AS one, x'ff' AS b"))); await w.close(); })();`;
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', timeout: 20_000 });
+  assert.is(r.stderr, '');
+  assert.is(r.stdout, 'host\n[{"one":1,"b":{"type":"Buffer","data":[255]}}]\n');
 });
 
 test.run();

@@ -10,6 +10,9 @@ import type { ExecResult, Row } from './types.js';
 // in the build (the build puts every entry and chunk in one folder).
 const here = fileURLToPath(import.meta.url);
 const SCRIPT = join(dirname(here), `sqlite-child${extname(here)}`);
+// The built script runs on plain Node: the host's own flags could run the host's code again (`node -e`) or
+// claim its debugger port. The sources need the loader the host runs them with (tsx).
+const EXEC_ARGV = extname(here) === '.ts' ? process.execArgv : [];
 
 const cancelled = (signal: AbortSignal) => (signal.reason instanceof WeirError ? signal.reason : new WeirError('CANCELLED', 'the SQL statement was cancelled'));
 
@@ -27,9 +30,7 @@ export function createSqlProcess({ file }: { file: string }) {
   let seq = 0;
 
   function start(): ChildProcess {
-    // A debugger flag of the host would make the child fight for its port.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--inspect'));
-    const c = fork(SCRIPT, [file], { serialization: 'advanced', execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const c = fork(SCRIPT, [file], { serialization: 'advanced', execArgv: EXEC_ARGV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     c.on('exit', () => child === c && (child = undefined));
     c.on('error', () => {}); // a failed start shows as 'exit' to the request waiting on it
     return c;
