@@ -10,9 +10,11 @@ const external = ['better-sqlite3'];
 
 export default defineConfig([
   {
-    // The library and its adapters: ESM + CJS with types.
-    entry: { index: 'src/index.ts', 'node-http': 'adapters/node-http/index.ts', fetch: 'adapters/fetch/index.ts' },
+    // The library and its adapters: ESM + CJS with types. `sqlite-child` is the script of the SQL process, which
+    // the tables engine forks from beside its own module (shims give the CJS build `import.meta.url` for that).
+    entry: { index: 'src/index.ts', 'node-http': 'adapters/node-http/index.ts', fetch: 'adapters/fetch/index.ts', 'sqlite-child': 'src/resources/tables/sqlite-child.ts' },
     format: ['esm', 'cjs'],
+    shims: true,
     dts,
     outDir,
     target: 'node20',

@@ -21,6 +21,7 @@ export const CODES = {
   PROVIDER: { exit: 1, status: 502 },
   EXECUTION_FAILED: { exit: 1, status: 500 },
   SANDBOX_LIMIT: { exit: 1, status: 500 },
+  RESULT_TOO_LARGE: { exit: 1, status: 400 },
   CANCELLED: { exit: 1, status: 503 },
   UNAVAILABLE: { exit: 1, status: 503 },
   STORAGE: { exit: 1, status: 500 },

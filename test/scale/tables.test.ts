@@ -90,3 +90,26 @@ test('a failed import leaves nothing behind (all rows or none)', async () => {
 });
 
 test.run();
+
+test('SQL limits on PostgreSQL: statement_timeout stops a slow statement (TIMEOUT); results past the caps are refused', async () => {
+  const c = clusterHome(spec);
+  const file = join(c, 'weir.config.json');
+  const config = JSON.parse(readFileSync(file, 'utf8'));
+  writeFileSync(file, JSON.stringify({ ...config, tables: { ...config.tables, timeoutMs: 500, maxRows: 1000, maxBytes: 100_000 } }));
+  const query = (sql: string) => weirCli(c, ['data', 'tables', 'query', 'user.orders', sql, '--json']);
+  const started = Date.now();
+  const slow = await query('SELECT count(*) AS n FROM generate_series(1, 2000000000)');
+  assert.is(slow.code, 1, slow.stderr);
+  assert.is(JSON.parse(slow.stderr).error.code, 'TIMEOUT');
+  assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
+  const many = await query('SELECT g FROM generate_series(1, 1000000) g');
+  assert.is(JSON.parse(many.stderr).error.code, 'RESULT_TOO_LARGE');
+  assert.match(JSON.parse(many.stderr).error.message, 'more than 1000 rows; add LIMIT or raise tables.maxRows');
+  const wide = await query("SELECT repeat('x', 200000) AS big");
+  assert.match(JSON.parse(wide.stderr).error.message, 'raise tables.maxBytes');
+  const fine = await query('SELECT g FROM generate_series(1, 1000) g');
+  assert.is(fine.code, 0, fine.stderr);
+  assert.is(fine.json().length, 1000);
+  // The statement_timeout was LOCAL: the next statement on the same pooled connection has the full limit.
+  assert.is((await query('SELECT count(*) AS n FROM generate_series(1, 1000)')).json()[0].n, 1000);
+});

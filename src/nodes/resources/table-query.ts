@@ -5,9 +5,10 @@ import { service, stringField, tableField } from './common.js';
 
 /**
  * CONTRACT 9: `{"table", "sql", "params": [...]}`. Values go in `params` and are bound, never spliced: the SQL
- * text is not a template. data = the rows, or `{changes}` for a write without RETURNING.
+ * text is not a template. data = the rows, or `{changes}` for a write without RETURNING. The statement stops at
+ * the node's `timeoutMs` when that is shorter than `tables.timeoutMs`, and when the execution is cancelled.
  */
-export const tableQueryNode = defineNode<{ table: string; sql: string; params?: unknown[] | Record<string, unknown> }>({
+export const tableQueryNode = defineNode<{ table: string; sql: string; params?: unknown[] | Record<string, unknown>; timeoutMs?: number }>({
   type: 'table_query',
   rawKeys: ['sql'],
   validate(config) {
@@ -20,7 +21,8 @@ export const tableQueryNode = defineNode<{ table: string; sql: string; params?: 
     return problems;
   },
   async run(ctx) {
-    const r = await service<Tables>(ctx, 'tables').execute(ctx.config.table, ctx.config.sql, ctx.config.params ?? []);
+    const { table, sql, params = [], timeoutMs } = ctx.config;
+    const r = await service<Tables>(ctx, 'tables').execute(table, sql, params, { timeoutMs, signal: ctx.signal });
     return r.reader ? r.rows : { changes: r.changes };
   },
 });

@@ -6,6 +6,7 @@ import { isObject } from '../../util/json.js';
 import type { WriteTarget } from '../../util/streams.js';
 import { readCsv, writeCsv } from './csv.js';
 import { openEngine } from './engine.js';
+import { callLimits, type QueryOptions, queryLimits } from './limits.js';
 import { checkScope } from './scope.js';
 import { AUTO_SCHEMA, checkColumnName, checkTableName, coerce, inferType, parseSchema } from './schema.js';
 import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, TableEngine, TableMeta, Touched } from './types.js';
@@ -13,6 +14,7 @@ import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, T
 export * from './types.js';
 export { checkTableName, parseSchema } from './schema.js';
 export { executionsTable, type ExecutionSource } from './system.js';
+export type { QueryLimits, QueryOptions } from './limits.js';
 
 export interface TablesOptions {
   home?: string;
@@ -57,6 +59,7 @@ const bindable = (params: unknown): unknown[] | Record<string, unknown> => {
  * await weir.tables.query('user.orders', 'SELECT * FROM "user.orders" WHERE qty > ?', [1])
  */
 export function createTables({ home, config, system = [], engine: given }: TablesOptions) {
+  const limits = queryLimits(config);
   let engine: TableEngine | undefined = given;
   const db = () => (engine ??= openEngine({ home, config }));
   let version: number | string | undefined;
@@ -185,8 +188,10 @@ export function createTables({ home, config, system = [], engine: given }: Table
     /**
      * Runs one SQL statement with bound parameters on the table `ref` names: the statement may use no other
      * table; read-only tables refuse writes; ATTACH, PRAGMA, schema changes and extension loading are refused.
+     * It stops with TIMEOUT after `tables.timeoutMs` (or `options.timeoutMs` when shorter, or when
+     * `options.signal` aborts) and with RESULT_TOO_LARGE past `tables.maxRows` rows or `tables.maxBytes` bytes.
      */
-    async execute(ref: string, sql: string, params: unknown = []): Promise<ExecResult> {
+    async execute(ref: string, sql: string, params: unknown = [], options: QueryOptions = {}): Promise<ExecResult> {
       if (typeof sql !== 'string' || !sql.trim()) throw new WeirError('INVALID_INPUT', 'SQL text must not be empty');
       const target = await resolve(ref);
       const bound = bindable(params);
@@ -200,7 +205,7 @@ export function createTables({ home, config, system = [], engine: given }: Table
           if (writes && target.meta.readOnly) throw new WeirError('READ_ONLY', `table "${target.meta.name}" is read-only: writing statements are refused`);
         };
         try {
-          return await db().execute(sql, bound, authorize, system);
+          return await db().execute(sql, bound, authorize, system, { limits: callLimits(limits, options), signal: options.signal });
         } catch (err) {
           // A table another process made a moment ago: look again once before refusing.
           if (!unknown || retried) throw err;
@@ -210,8 +215,8 @@ export function createTables({ home, config, system = [], engine: given }: Table
     },
 
     /** The rows a statement returns (empty for writes without RETURNING). */
-    async query(ref: string, sql: string, params: unknown = []): Promise<Row[]> {
-      return (await api.execute(ref, sql, params)).rows;
+    async query(ref: string, sql: string, params: unknown = [], options: QueryOptions = {}): Promise<Row[]> {
+      return (await api.execute(ref, sql, params, options)).rows;
     },
 
     /** Inserts a row and returns it as stored. */

@@ -3,6 +3,7 @@ import { WeirError } from '../../errors.js';
 import { coerce } from './schema.js';
 import { checkStatement, toPgSql, touchedByPlan } from './pg-guard.js';
 import { pgError } from './pg-errors.js';
+import { queryTimeout, resultCap } from './limits.js';
 import type { ColumnDef, ColumnType, IndexDef, Row, SqlValue, SystemTable, TableEngine, TableMeta } from './types.js';
 
 /** `weir.config.json` `tables` for PostgreSQL. */
@@ -208,18 +209,42 @@ export function createPostgresEngine(options: PostgresTablesOptions): TableEngin
     async deleteRow(name, key, keyValue) {
       return ((await byKey(`DELETE FROM ${q(name)} WHERE ${q(key)} = $1`, keyValue))?.rowCount ?? 0) > 0;
     },
-    async execute(sql, params, authorize, system) {
+    async execute(sql, params, authorize, system, { limits }) {
       checkStatement(sql);
       const { sql: text, values } = toPgSql(sql, params);
+      const deadline = Date.now() + limits.timeoutMs;
       return tx(async (c) => {
-        for (const table of system.filter((s) => sql.includes(`"${s.meta.name}"`))) await loadSystem(c, table);
-        const explained = await c.query(extended(`EXPLAIN (FORMAT JSON, VERBOSE) ${text}`, values));
-        const plan = (explained.rows[0] as { 'QUERY PLAN': Array<{ Plan: object }> })['QUERY PLAN'][0].Plan;
-        const { touched, writes } = touchedByPlan(plan, schema);
-        authorize(touched, writes);
-        const res = await c.query(extended(text, values));
-        const reader = res.fields.length > 0;
-        return { reader, rows: res.rows as Row[], columns: res.fields.map((f) => f.name), changes: res.command === 'SELECT' ? 0 : (res.rowCount ?? 0) };
+        // Each statement may use only what is left of the time limit; the server stops it there.
+        const timed = async (statement: string | QueryConfig) => {
+          const left = Math.floor(deadline - Date.now());
+          if (left < 1) throw queryTimeout(limits.timeoutMs);
+          await c.query(`SET LOCAL statement_timeout = ${left}`);
+          return c.query(statement as QueryConfig);
+        };
+        try {
+          for (const table of system.filter((s) => sql.includes(`"${s.meta.name}"`))) await loadSystem(c, table);
+          const explained = await timed(extended(`EXPLAIN (FORMAT JSON, VERBOSE) ${text}`, values));
+          const plan = (explained.rows[0] as { 'QUERY PLAN': Array<{ Plan: object }> })['QUERY PLAN'][0].Plan;
+          const { touched, writes } = touchedByPlan(plan, schema);
+          authorize(touched, writes);
+          const cap = resultCap(limits);
+          if (writes) {
+            const res = await timed(extended(text, values));
+            for (const r of res.rows) cap.add(r);
+            return { reader: res.fields.length > 0, rows: res.rows as Row[], columns: res.fields.map((f) => f.name), changes: res.rowCount ?? 0 };
+          }
+          // A cursor reads a result in batches, so one past the caps stops there instead of filling memory.
+          await timed(extended(`DECLARE weir_rows NO SCROLL CURSOR FOR ${text}`, values));
+          const rows: Row[] = [];
+          for (;;) {
+            const res = await timed(`FETCH ${BATCH} FROM weir_rows`);
+            for (const r of res.rows) (cap.add(r), rows.push(r));
+            if (res.rows.length < BATCH) return { reader: true, rows, columns: res.fields.map((f) => f.name), changes: 0 };
+          }
+        } catch (err) {
+          // 57014: the server cancelled the statement at statement_timeout.
+          throw (err as { code?: string }).code === '57014' ? queryTimeout(limits.timeoutMs) : err;
+        }
       });
     },
     async *rows(name) {

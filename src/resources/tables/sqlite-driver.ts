@@ -10,6 +10,8 @@ export interface SqlStatement {
   run(params?: SqlParams): { changes: number | bigint; lastInsertRowid: number | bigint };
   get(params?: SqlParams): unknown;
   all(params?: SqlParams): unknown[];
+  /** The rows one at a time; leaving the loop early resets the statement. */
+  iterate(params?: SqlParams): IterableIterator<unknown>;
   /** Whether the statement returns rows (it has result columns). */
   readonly reader: boolean;
   columns(): Array<{ name: string }>;
@@ -32,6 +34,9 @@ export interface SqliteDriver {
 }
 
 type NodeSqlite = typeof import('node:sqlite');
+
+/** How long a connection waits for another writer's lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
 
 // Whitespace, semicolons and comments: what may stand around a single statement.
 const TRIVIA = /^(\s|;|--[^\n]*(\n|$)|\/\*[\s\S]*?(\*\/|$))*$/;
@@ -69,6 +74,9 @@ function nodeStatement(s: StatementSync, sql: string): SqlStatement {
       return row && plain(row);
     },
     all: (p) => (call(s.all, p) as Record<string, unknown>[]).map(plain),
+    *iterate(p) {
+      for (const row of call(s.iterate, p) as Iterable<Record<string, unknown>>) yield plain(row);
+    },
     get reader() {
       return (reader ??= s.columns().length > 0);
     },

@@ -1,23 +1,21 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { WeirError } from '../../errors.js';
-import { type SqlDatabase as Database, type SqlStatement as Statement, type SqliteDriver, loadSqliteDriver, transaction } from './sqlite-driver.js';
+import { BUSY_TIMEOUT_MS, type SqlDatabase as Database, type SqlStatement as Statement, type SqliteDriver, loadSqliteDriver, transaction } from './sqlite-driver.js';
+import { columnDdl, ensureTemp, fillTemp, q } from './sqlite-ddl.js';
 import { sqlError } from './sqlite-errors.js';
 import { inspect, type Inspected } from './sqlite-guard.js';
-import { COLUMN_TYPES, type ColumnDef, type ColumnType, type IndexDef, type Row, type SqlValue, type SystemTable, type TableEngine, type TableMeta } from './types.js';
+import { createSqlProcess } from './sqlite-process.js';
+import { runStatement } from './sqlite-run.js';
+import { COLUMN_TYPES, type ColumnDef, type ColumnType, type IndexDef, type Row, type SqlValue, type TableEngine, type TableMeta } from './types.js';
 
-/** Double-quotes an identifier (table names hold dots). */
-export const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+export { q } from './sqlite-ddl.js';
 
 const META = 'weir_tables';
-const BUSY_TIMEOUT_MS = 5000;
 const CACHE_MAX = 256;
 const BATCH = 1000;
 // Index names are global in SQLite: each is stored as `<table>__<name>` and shown without the prefix.
 const indexName = (table: string, name: string) => `${table}__${name}`;
-
-const columnDdl = (c: ColumnDef) =>
-  `${q(c.name)} ${c.type}${c.primaryKey ? ' PRIMARY KEY' : ''}${c.notNull && !(c.primaryKey && c.type === 'INTEGER') ? ' NOT NULL' : ''}`;
 
 /** The row SQLite stores for coerced `values`: absent columns NULL, an INTEGER primary key the new rowid. */
 function storedRow(columns: ColumnDef[], values: Record<string, SqlValue>, rowid: number | bigint): Row {
@@ -49,6 +47,9 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   // Insert and read-back statements by table and column list: building the SQL text costs more than the insert.
   const inserts = new Map<string, [Statement, Statement]>();
   const temp = new Set<string>();
+  // User statements on a file run in their own process, where a time limit can stop them; an in-memory
+  // database exists only in this process, so its statements run here, the limit checked between rows.
+  const runner = file === ':memory:' ? undefined : createSqlProcess({ file });
 
   async function connect(): Promise<Database> {
     driver = await loadSqliteDriver();
@@ -109,23 +110,6 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
       ...(c.pk ? { primaryKey: true } : {}),
       ...(c.notnull || (c.pk && toType(c.type) === 'INTEGER') ? { notNull: true } : {}),
     }));
-
-  function ensureSystem(db: Database, system: SystemTable[]) {
-    for (const s of system) {
-      if (temp.has(s.meta.name)) continue;
-      db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${q(s.meta.name)} (${s.columns.map(columnDdl).join(', ')})`);
-      temp.add(s.meta.name);
-    }
-  }
-
-  function fill(db: Database, table: SystemTable, rows: Row[]) {
-    const cols = table.columns.map((c) => c.name);
-    const insert = db.prepare(`INSERT INTO temp.${q(table.meta.name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
-    transaction(db, () => {
-      db.prepare(`DELETE FROM temp.${q(table.meta.name)}`).run();
-      for (const r of rows) insert.run(cols.map((c) => r[c] ?? null));
-    });
-  }
 
   return {
     dialect: 'sqlite',
@@ -213,29 +197,27 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
 
     deleteRow: (name, key, keyValue) => use((db) => prepared(db, `DELETE FROM ${q(name)} WHERE ${q(key)} = ?`).run([keyValue]).changes > 0),
 
-    async execute(sql, params, authorize, system) {
+    async execute(text, params, authorize, system, { limits, signal }) {
       const db = handle ?? (await open());
+      const tables = system.map((s) => ({ name: s.meta.name, columns: s.columns }));
       let found: Inspected;
       try {
-        ensureSystem(db, system);
+        ensureTemp(db, temp, tables);
         // Cached by SQL text across schema changes: a statement names its tables, and no statement that can
         // run here creates views, triggers or aliases, so the names it touches stay the same.
-        found = inspected.get(sql) ?? inspect(db, sql, params);
+        found = inspected.get(text) ?? inspect(db, text, params);
       } catch (err) {
         throw sqlError(err);
       }
       authorize(found.touched, found.writes);
       if (inspected.size >= CACHE_MAX) inspected.delete(inspected.keys().next().value!);
-      inspected.set(sql, found);
-      for (const s of system) if (found.touched.some((t) => t.name === s.meta.name)) fill(db, s, await s.load());
+      inspected.set(text, found);
+      const used = system.filter((s) => found.touched.some((t) => t.name === s.meta.name));
+      const filled = await Promise.all(used.map(async (s) => ({ name: s.meta.name, columns: s.columns, rows: (await s.load()).map((r) => s.columns.map((c) => r[c.name] ?? null)) })));
+      if (runner) return runner.run({ sql: text, params, system: filled }, limits, signal);
       try {
-        const { stmt } = found;
-        if (stmt.reader) {
-          const rows = stmt.all(params) as Row[];
-          // Column names from the first row: stmt.columns() costs more than a lookup by primary key.
-          return { reader: true, rows, columns: rows.length ? Object.keys(rows[0]) : stmt.columns().map((c) => c.name), changes: 0 };
-        }
-        return { reader: false, rows: [], columns: [], changes: Number(stmt.run(params).changes) };
+        for (const t of filled) fillTemp(db, t, t.rows);
+        return runStatement(found.stmt, params, { limits, deadline: { at: Date.now() + limits.timeoutMs, ms: limits.timeoutMs } });
       } catch (err) {
         throw sqlError(err);
       }
@@ -292,6 +274,7 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
       inspected.clear();
       inserts.clear();
       temp.clear();
+      runner?.close();
       db?.close();
     },
   };

@@ -1,3 +1,5 @@
+import type { QueryLimits } from './limits.js';
+
 /** A value stored in a table cell. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
@@ -102,9 +104,11 @@ export interface TableEngine {
   deleteRow(name: string, key: string, keyValue: string): Promise<boolean>;
   /**
    * Runs one user statement. Before running, the engine tells `authorize` which tables it touches (and refuses
-   * statements outside the allowed kinds itself); system tables it touches are loaded first.
+   * statements outside the allowed kinds itself); system tables it touches are loaded first. The statement
+   * stops with TIMEOUT at `limits.timeoutMs` or when `signal` aborts, and with RESULT_TOO_LARGE as soon as its
+   * rows pass `limits.maxRows` or `limits.maxBytes`.
    */
-  execute(sql: string, params: unknown[] | Record<string, unknown>, authorize: (touched: Touched[], writes: boolean) => void, system: SystemTable[]): Promise<ExecResult>;
+  execute(sql: string, params: unknown[] | Record<string, unknown>, authorize: (touched: Touched[], writes: boolean) => void, system: SystemTable[], run: { limits: QueryLimits; signal?: AbortSignal }): Promise<ExecResult>;
   /** Every row of a table, read in batches. */
   rows(name: string): AsyncIterable<Row>;
   /** Inserts rows (arrays in `columns` order) in one transaction; all or nothing. */

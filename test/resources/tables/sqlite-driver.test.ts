@@ -2,6 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { cli, ROOT } from '../../_utils.js';
+import { join } from 'node:path';
+import { DEFAULT_LIMITS } from '../../../src/resources/tables/limits.js';
 import { createSqliteEngine } from '../../../src/resources/tables/sqlite.js';
 import { loadSqliteDriver } from '../../../src/resources/tables/sqlite-driver.js';
 import { fails, failsJson, home, ok } from '../_helpers.js';
@@ -37,12 +39,13 @@ test('node:sqlite is the engine where Node has it, better-sqlite3 elsewhere; no 
   assert.is(made.stderr, '');
 });
 
-test('each driver this Node can load gives the same values: BLOBs as Buffers, integers, named and positional params, errors', async () => {
-  for (const { name, available } of DRIVERS) {
+test('each driver this Node can load gives the same values in memory and through the SQL process: BLOBs as Buffers, integers, named and positional params, errors', async () => {
+  for (const { name: driver, available } of DRIVERS) {
     if (!available) continue;
-    await withDriver(name, async () => {
-      const engine = createSqliteEngine({ file: ':memory:' });
-      const run = (sql: string, params: unknown[] | Record<string, unknown> = []) => engine.execute(sql, params, () => {}, []);
+    for (const file of [':memory:', join(home().dir, 'tables.sqlite')]) await withDriver(driver, async () => {
+      const name = `${driver} ${file}`;
+      const engine = createSqliteEngine({ file });
+      const run = (sql: string, params: unknown[] | Record<string, unknown> = []) => engine.execute(sql, params, () => {}, [], { limits: DEFAULT_LIMITS });
       try {
         const { rows, columns } = await run('SELECT ? AS b, ? AS big, NULL AS n, 1.5 AS f', [Buffer.from('hi'), 2n ** 40n]);
         assert.ok(Buffer.isBuffer(rows[0].b), name);

@@ -1,0 +1,78 @@
+import type { WeirConfig } from '../../config.js';
+import { WeirError } from '../../errors.js';
+import type { Row } from './types.js';
+
+/** How much one user statement may return and how long it may run. */
+export interface QueryLimits {
+  maxRows: number;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+/** Per call: a shorter time limit (a node's `timeoutMs`) and a signal that stops the statement. */
+export interface QueryOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_LIMITS: QueryLimits = { maxRows: 100_000, maxBytes: 64 * 1024 * 1024, timeoutMs: 30_000 };
+
+const SETTING: Record<keyof QueryLimits, string> = { maxRows: 'tables.maxRows', maxBytes: 'tables.maxBytes', timeoutMs: 'tables.timeoutMs' };
+
+/**
+ * The limits `weir.config.json` sets for user statements (`tables.maxRows`, `tables.maxBytes`, `tables.timeoutMs`),
+ * defaults where unset.
+ * @example
+ * queryLimits({ tables: { driver: 'sqlite', maxRows: 500 } }) // { maxRows: 500, maxBytes: 67108864, timeoutMs: 30000 }
+ */
+export function queryLimits(config: WeirConfig): QueryLimits {
+  const spec = (config.tables ?? {}) as Record<string, unknown>;
+  const out = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(SETTING) as Array<keyof QueryLimits>) {
+    const v = spec[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new WeirError('INVALID_CONFIG', `${SETTING[key]} must be a whole number >= 1, got ${JSON.stringify(v)}`);
+    out[key] = v;
+  }
+  return out;
+}
+
+/** The limits of one call: the configured ones, with the call's own time limit when it is shorter. */
+export function callLimits(limits: QueryLimits, options: QueryOptions = {}): QueryLimits {
+  const t = options.timeoutMs;
+  return typeof t === 'number' && t > 0 && t < limits.timeoutMs ? { ...limits, timeoutMs: t } : limits;
+}
+
+/**
+ * The error of a statement stopped at its time limit.
+ * @example
+ * throw queryTimeout(500)
+ */
+export function queryTimeout(ms: number): WeirError {
+  return new WeirError('TIMEOUT', `the SQL statement ran longer than ${ms} ms and was stopped`, {
+    hints: ['make the query cheaper (an index, a narrower WHERE), or raise tables.timeoutMs (or the node\'s timeoutMs) in weir.config.json'],
+  });
+}
+
+const tooLarge = (what: string, fix: string) => new WeirError('RESULT_TOO_LARGE', `the SQL result has more than ${what}; ${fix} in weir.config.json`);
+
+/** The size a value adds to a result: text and BLOBs by their bytes, anything else as 8. */
+const valueBytes = (v: unknown): number => (typeof v === 'string' ? Buffer.byteLength(v) : v instanceof Uint8Array ? v.byteLength : 8);
+
+/**
+ * Counts rows and bytes as a result is read, throwing RESULT_TOO_LARGE as soon as either cap is passed, so no
+ * more than the caps is ever held.
+ * @example
+ * const cap = resultCap(limits); for (const row of stmt.iterate()) cap.add(row)
+ */
+export function resultCap({ maxRows, maxBytes }: Pick<QueryLimits, 'maxRows' | 'maxBytes'>) {
+  let rows = 0;
+  let bytes = 0;
+  return {
+    add(row: Row): void {
+      if (++rows > maxRows) throw tooLarge(`${maxRows} rows`, `add LIMIT or raise ${SETTING.maxRows}`);
+      for (const k in row) bytes += valueBytes(row[k]);
+      if (bytes > maxBytes) throw tooLarge(`${maxBytes} bytes`, `add LIMIT, select fewer or smaller columns, or raise ${SETTING.maxBytes}`);
+    },
+  };
+}
