@@ -5,7 +5,7 @@ import type { KeyValueStorage } from './types.js';
  * Drivers whose `clear(base)` removes exactly the keys under `base`. unstorage's own `fs`, `fs-lite` and
  * `memory` drivers ignore the base and empty the whole mount, so they are never handed one.
  */
-const CLEARS_A_BASE = new Set(['weir-fs', 'weir-redis']);
+const CLEARS_A_BASE = new Set(['weir-fs', 'weir-memory', 'weir-redis']);
 const hasMounts = (storage: KeyValueStorage): storage is KeyValueStorage & Storage => typeof (storage as Partial<Storage>).getMounts === 'function';
 
 /** Keys removed at once by the list-and-remove path. */

@@ -4,6 +4,7 @@ import type { MountConfig, WeirConfig } from '../config.js';
 import { WeirError } from '../errors.js';
 import { withPrefixClear } from './clear.js';
 import { fsDriver } from './fs-driver.js';
+import { memoryDriver } from './memory-driver.js';
 import type { KeyValueStorage } from './types.js';
 import { prefixView } from './view.js';
 
@@ -37,7 +38,7 @@ export interface OpenStorageOptions {
 
 /**
  * Opens the `local` and `cloud` mounts: given instances first, else the driver named in `weir.config.json`,
- * else the atomic `fs` driver under `<home>/local` and `<home>/cloud`.
+ * else the atomic `fs` driver under `<home>/local` and `<home>/cloud`, or memory when there is no home.
  * @example
  * const storage = await openStorage({ home: '/srv/weir' })
  * await storage.view('cloud', 'kv').setItem('ns:key', { value: 'x' })
@@ -48,7 +49,8 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storages
     const given = options[mount];
     if (given) return given;
     const spec = options.config?.storage?.[mount];
-    if (!spec && !options.home) return createStorage();
+    // No home: weir's indexed memory driver (unstorage's lists every key of the mount on each listing).
+    if (!spec && !options.home) return createStorage({ driver: memoryDriver() });
     const { driver, dir } = await loadDriver(spec ?? { driver: 'fs' }, options.home, mount);
     dirs[mount] = dir;
     return createStorage({ driver });
@@ -78,6 +80,7 @@ async function loadDriver(spec: MountConfig, home: string | undefined, mount: Mo
     const dir = given ? resolve(home ?? '.', given) : join(home!, mount);
     return { driver: fsDriver({ base: dir }), dir };
   }
+  if (name === 'memory') return { driver: memoryDriver() };
   // Redis: unstorage's key layout plus an index, so listings do not SCAN the whole keyspace (redis-driver.ts).
   if (name === 'redis') return { driver: (await import('./redis-driver.js')).redisDriver(options) };
   if (typeof name !== 'string' || !/^[a-z0-9-]+$/.test(name)) {

@@ -170,4 +170,31 @@ test('retention: records beyond maxPerWorkflow or older than retentionDays are p
   await weir.close();
 });
 
+test('memory storage: after 5,000 runs listing and get still work, newest first; maxPerWorkflow prunes', async () => {
+  const weir = await memoryWeir({ config: { executions: { maxPerWorkflow: 100 } } });
+  const { id } = await weir.workflows.create('many', undefined, { config: chain([{ id: 'set-1', type: 'set', config: { values: { n: '{{ $input.n }}' } } }]), publish: true });
+  const ids: string[] = [];
+  for (let n = 0; n < 5000; n++) ids.push((await weir.run(id, { n })).id);
+  // Pruning ran after the first run and waits a minute before the next pass: every record is still there.
+  assert.equal((await weir.executions.list({ workflowId: id, limit: 50 })).map((r) => r.id), ids.slice(-50).reverse());
+  assert.equal((await weir.executions.list()).map((r) => r.id), ids.slice(-20).reverse());
+  for (const n of [0, 2500, 4999]) {
+    const one = await weir.executions.get(ids[n]);
+    assert.equal([one.id, one.status, one.nodes['set-1'].data], [ids[n], 'success', { n }]);
+  }
+  const pruned = await weir.executions.prune(id);
+  const kept = (await weir.executions.list({ workflowId: id, limit: 5000 })).map((r) => r.id);
+  // A run slow enough to store a 'running' record too leaves one record fewer for the others.
+  assert.ok(kept.length >= 90 && kept.length <= 100, `${kept.length} kept`);
+  assert.equal(kept, ids.slice(-kept.length).reverse());
+  assert.ok(pruned >= 4900, `${pruned} pruned`);
+  try {
+    await weir.executions.get(ids[0]);
+    assert.unreachable();
+  } catch (err) {
+    assert.is((err as WeirError).code, 'NOT_FOUND', 'the oldest went');
+  }
+  await weir.close();
+});
+
 test.run();
