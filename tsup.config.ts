@@ -5,8 +5,9 @@ const { version } = JSON.parse(readFileSync('./package.json', 'utf8'));
 // WEIR_OUT builds into another folder (without types), so parallel work does not overwrite dist/.
 const outDir = process.env.WEIR_OUT || 'dist';
 const dts = !process.env.WEIR_OUT;
-// An optional dependency (tsup bundles those unless told): the native addon is loaded from node_modules, on first use.
-const external = ['better-sqlite3'];
+// Loaded from the user's node_modules on first use, never bundled: the optional dependency (a native addon) and
+// the optional peer packages (src/util/optional.ts), which are also devDependencies that tsup would otherwise inline.
+const external = ['better-sqlite3', 'bullmq', 'esbuild', 'ioredis', 'pg', 'playwright-core'];
 
 export default defineConfig([
   {

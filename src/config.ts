@@ -1,33 +1,63 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import configSchema from '../schema/config.schema.json';
 import { WeirError } from './errors.js';
+import { validateSchema, type JsonSchema } from './util/json-schema.js';
 
-/** One storage mount: an unstorage driver name and its options. */
+/**
+ * One storage mount: an unstorage driver name and its options, which go to the driver as they are (`fs`:
+ * `base`; `redis`: `url`, `base`, `ttl` and ioredis options; any other unstorage driver: its own).
+ */
 export interface MountConfig {
   driver: string;
+  base?: string;
+  url?: string;
   [option: string]: unknown;
 }
 
-/** The shape of `weir.config.json` in the home directory. Every field is optional. */
+/** A telephony or voice provider's API: another base URL (a proxy, a test server) and a request time limit. */
+export interface ProviderConfig {
+  baseUrl?: string;
+  /** How long one provider request may take (default 15000). */
+  timeoutMs?: number;
+}
+
+/**
+ * The shape of `weir.config.json` in the home directory (`schema/config.schema.json`, exported as
+ * `weir/schema/config.schema.json`, says the same for editors). Every field is optional; unknown keys are
+ * refused everywhere but inside a storage mount.
+ */
 export interface WeirConfig {
+  /** Editors' pointer to the schema; weir ignores it. */
+  $schema?: string;
   storage?: { local?: MountConfig; cloud?: MountConfig };
-  tables?: { driver: 'sqlite' | 'postgres'; url?: string; [option: string]: unknown };
+  /** The table engine: embedded SQLite (default, `file` relative to the home) or PostgreSQL (`url`, `schema`, `poolSize`). */
+  tables?: {
+    driver?: 'sqlite' | 'postgres';
+    file?: string;
+    url?: string;
+    schema?: string;
+    poolSize?: number;
+    /** Caps of one query result, and how long one query may run. */
+    maxRows?: number;
+    maxBytes?: number;
+    timeoutMs?: number;
+  };
   /** The execution queue of several hosts (`stalledMs`: how long a dead worker's job stays locked, default 30000). */
   queue?: { driver: 'bullmq'; url?: string; prefix?: string; concurrency?: number; stalledMs?: number };
+  /** The Redis hosts coordinate through when neither `queue.url` nor a redis `cloud` mount names one. */
+  cluster?: { url?: string; prefix?: string };
   publicUrl?: string;
-  network?: { deny?: string[] };
+  /** Networks `http_request` may reach: `deny` adds to the defaults, `allow` re-opens (CIDR ranges). */
+  network?: { deny?: string[]; allow?: string[] };
   env?: { allow?: string[] };
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
-  /** Limits of the Code node sandbox: CPU ms per run (default 1000) and memory MB (default 32). */
-  sandbox?: { cpuMs?: number; memoryMb?: number };
-  providers?: {
-    voice?: 'local' | 'elevenlabs';
-    /** `timeoutMs`: how long one provider request may take (default 15000). */
-    elevenlabs?: { baseUrl?: string; timeoutMs?: number };
-    twilio?: { baseUrl?: string; timeoutMs?: number };
-  };
-  project?: { remote?: string; branch?: string };
-  [key: string]: unknown;
+  /** Limits of the Code node sandbox: CPU ms per run (default 1000), memory MB (default 32), worker threads, output size. */
+  sandbox?: { cpuMs?: number; memoryMb?: number; workers?: number; maxOutputBytes?: number };
+  providers?: { voice?: 'local' | 'elevenlabs'; elevenlabs?: ProviderConfig; twilio?: ProviderConfig };
+  project?: { id?: string; remote?: string; branch?: string; username?: string };
+  /** Durable trigger deliveries: how many times one may crash the host before it is not replayed (default 3). */
+  intake?: { maxCrashes?: number };
 }
 
 export const CONFIG_FILE = 'weir.config.json';
@@ -62,7 +92,7 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** Reads `weir.config.json` from the home; a missing file is an empty config, a broken one an error. */
+/** Reads `weir.config.json` from the home; a missing file is an empty config, a broken or invalid one an error. */
 export function loadConfig(home: string): WeirConfig {
   const file = join(home, CONFIG_FILE);
   let text: string;
@@ -72,11 +102,27 @@ export function loadConfig(home: string): WeirConfig {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new WeirError('INVALID_CONFIG', `cannot read ${file}: ${(err as Error).message}`);
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected a JSON object');
-    return parsed as WeirConfig;
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new WeirError('INVALID_CONFIG', `${file} is not valid: ${(err as Error).message}`);
+    throw new WeirError('INVALID_CONFIG', `${file} is not valid JSON: ${(err as Error).message}`);
   }
+  return checkConfig(parsed, file);
+}
+
+/**
+ * Checks a configuration against `schema/config.schema.json` and returns it typed. Every problem is listed,
+ * one per line, as `<source>: <key path>: <problem>` (`source`: the file, or what handed the object over).
+ * @example
+ * const config = checkConfig(JSON.parse(text), '/srv/weir/weir.config.json')
+ */
+export function checkConfig(config: unknown, source: string): WeirConfig {
+  const problems = validateSchema(config, configSchema as JsonSchema);
+  if (!problems.length) return config as WeirConfig;
+  const lines = problems.map((p) => `${source}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
+  throw new WeirError('INVALID_CONFIG', lines.join('\n'), {
+    details: problems,
+    hints: ['the keys weir reads are described in weir/schema/config.schema.json'],
+  });
 }

@@ -1,4 +1,4 @@
-import { loadConfig, type WeirConfig } from './config.js';
+import { checkConfig, loadConfig, type WeirConfig } from './config.js';
 import { createBus, type WeirBus } from './events.js';
 import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './nodes/index.js';
 import { createWorkflows, type Workflows } from './resources/workflows/index.js';
@@ -102,7 +102,7 @@ export interface Weir {
  * console.log(await weir.workflows.list())
  */
 export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
-  const config = options.config ?? (options.home ? loadConfig(options.home) : {});
+  const config = options.config ? checkConfig(options.config, 'createWeir options.config') : options.home ? loadConfig(options.home) : {};
   const storage = await openStorage({ home: options.home, config, ...options.storage });
   const bus = createBus();
   const nodes = createNodeRegistry(options.nodes);

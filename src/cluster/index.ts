@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { WeirConfig } from '../config.js';
 import type { WeirBus } from '../events.js';
 import { newId } from '../util/ids.js';
+import { loadOptional } from '../util/optional.js';
 import { broadcastEvents, followEvents } from './propagate.js';
 
 /**
@@ -34,7 +35,7 @@ export interface Cluster {
 export function clusterSettings(config: WeirConfig): { url: string; prefix: string } | null {
   const cloud = config.storage?.cloud;
   const cloudRedis = cloud?.driver === 'redis' && typeof cloud.url === 'string' ? cloud.url : undefined;
-  const extra = config.cluster as { url?: string; prefix?: string } | undefined;
+  const extra = config.cluster;
   const url = config.queue?.url ?? cloudRedis ?? extra?.url;
   if (!url) return null;
   const prefix = config.queue?.prefix ?? extra?.prefix ?? (typeof cloud?.base === 'string' && cloud.base ? cloud.base : 'weir');
@@ -58,7 +59,7 @@ export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBu
   const handlers = new Map<string, Set<(message: any) => void>>();
 
   const open = async (): Promise<Redis> => {
-    const { Redis } = await import('ioredis');
+    const { Redis } = await loadOptional('ioredis', 'Sharing work between hosts through Redis', () => import('ioredis'));
     return new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true });
   };
   const redis = () => (command ??= open());

@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { WeirError } from '../errors.js';
+import { loadOptional } from '../util/optional.js';
 import { CHROMIUM_ARGS } from './browser.js';
 
 /** One request to the webview control API (`POST /__weir/webview`). */
@@ -64,7 +65,7 @@ function checkAction(req: Record<string, unknown>): void {
  * await view.perform({ action: 'click', selector: '#send' })
  */
 export async function openWebview(options: WebviewOptions) {
-  const { chromium } = await import('playwright-core');
+  const { chromium } = await loadOptional('playwright-core', 'The interface preview browser', () => import('playwright-core'));
   const browser: Browser = await chromium.launch({
     executablePath: options.executablePath,
     args: CHROMIUM_ARGS,

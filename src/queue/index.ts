@@ -3,6 +3,7 @@ import { newExecutionId, startTimeOf } from '../resources/executions/ids.js';
 import type { Redis } from 'ioredis';
 import type { Cluster } from '../cluster/index.js';
 import { WeirError } from '../errors.js';
+import { loadOptional } from '../util/optional.js';
 import { createReplies } from './replies.js';
 import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 
@@ -53,8 +54,8 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
   if (settings.driver !== 'bullmq') {
     throw new WeirError('INVALID_CONFIG', `queue.driver must be "bullmq", got ${JSON.stringify(settings.driver)}`);
   }
-  const { Queue, Worker } = await import('bullmq');
-  const { Redis } = await import('ioredis');
+  const { Queue, Worker } = await loadOptional('bullmq', 'The execution queue (queue.driver "bullmq")', () => import('bullmq'));
+  const { Redis } = await loadOptional('ioredis', 'The execution queue (queue.driver "bullmq")', () => import('ioredis'));
   const url = settings.url ?? cluster.url;
   const prefix = settings.prefix ?? cluster.prefix;
   const concurrency = Math.max(1, Math.floor(settings.concurrency ?? 10));

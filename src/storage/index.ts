@@ -82,7 +82,11 @@ async function loadDriver(spec: MountConfig, home: string | undefined, mount: Mo
   }
   if (name === 'memory') return { driver: memoryDriver() };
   // Redis: unstorage's key layout plus an index, so listings do not SCAN the whole keyspace (redis-driver.ts).
-  if (name === 'redis') return { driver: (await import('./redis-driver.js')).redisDriver(options) };
+  if (name === 'redis') {
+    const { loadIoredis, redisDriver } = await import('./redis-driver.js');
+    await loadIoredis();
+    return { driver: redisDriver(options) };
+  }
   if (typeof name !== 'string' || !/^[a-z0-9-]+$/.test(name)) {
     throw new WeirError('INVALID_CONFIG', `storage.${mount}.driver must be an unstorage driver name, got ${JSON.stringify(name)}`);
   }

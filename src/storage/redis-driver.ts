@@ -1,6 +1,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { defineDriver } from 'unstorage';
 import { WeirError } from '../errors.js';
+import { loadOptional } from '../util/optional.js';
 
 export interface RedisDriverOptions extends RedisOptions {
   url?: string;
@@ -38,6 +39,13 @@ for _, key in ipairs(due) do
 end
 return redis.call('ZRANGEBYLEX', KEYS[1], ARGV[3], ARGV[4])`;
 
+/**
+ * ioredis, an optional peer package: opening a Redis mount loads it first, so a missing install shows at startup.
+ * @example
+ * const { Redis } = await loadIoredis()
+ */
+export const loadIoredis = () => loadOptional('ioredis', 'Redis storage (storage driver "redis")', () => import('ioredis'));
+
 type Client = Redis & { weirList(index: string, expiries: string, now: number, prefix: string, from: Buffer, to: Buffer): Promise<string[]> };
 
 /**
@@ -66,7 +74,7 @@ export const redisDriver = defineDriver((opts: RedisDriverOptions = {}) => {
   const expiries = full('\u0000expiries');
   let client: Promise<Client> | undefined;
   const redis = () =>
-    (client ??= import('ioredis').then(({ Redis }) => {
+    (client ??= loadIoredis().then(({ Redis }) => {
       const options = { enableAutoPipelining: true, ...redisOptions };
       const r = url ? new Redis(url, options) : new Redis(options);
       r.defineCommand('weirList', { numberOfKeys: 2, lua: LIST_SCRIPT });

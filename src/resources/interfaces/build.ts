@@ -1,10 +1,14 @@
 import { join, posix, resolve } from 'node:path';
 import { WeirError } from '../../errors.js';
+import { loadOptional } from '../../util/optional.js';
 import { MANIFEST_FILE, contentTypeOf, readSources } from './files.js';
 import type { FileMap } from './types.js';
 
 /** Module imports the build leaves alone: the host serves them at run time. */
 const EXTERNAL = ['/weir-client.js'];
+
+/** esbuild, an optional peer package, is loaded only when something is built. */
+const loadEsbuild = () => loadOptional('esbuild', 'Building interfaces', () => import('esbuild'));
 
 const MODULE_SCRIPT = /<script\b[^>]*\btype\s*=\s*["']module["'][^>]*>/gi;
 const SRC_ATTR = /\bsrc\s*=\s*["']([^"']+)["']/i;
@@ -85,17 +89,4 @@ async function bundle(dir: string, entries: string[]): Promise<{ outputs: Map<st
   for (const f of result.outputFiles) outputs.set(posix.normalize(f.path.slice(dir.length + 1).split('\\').join('/')), Buffer.from(f.contents));
   const inputs = new Set(Object.keys(result.metafile.inputs).map((p) => posix.normalize(p.split('\\').join('/'))));
   return { outputs, inputs };
-}
-
-/**
- * esbuild (which tsup brings) is loaded only when something is built, and by a computed name so that the CLI
- * bundle keeps it external: bundled, its CommonJS `require` calls would fail.
- */
-async function loadEsbuild(): Promise<typeof import('esbuild')> {
-  const name = 'esbuild';
-  try {
-    return await import(name);
-  } catch (err) {
-    throw new WeirError('UNAVAILABLE', 'building interfaces needs esbuild, which is not installed', { hints: ['npm install esbuild'], cause: err });
-  }
 }

@@ -34,7 +34,7 @@ export function createProjects({ weir }: { weir: Weir }) {
 
   /** The project of this home: `project.id` in weir.config.json, else "default". */
   function project(ref?: string) {
-    const settings = (weir.config.project ?? {}) as { id?: string; remote?: string; branch?: string; username?: string };
+    const settings = weir.config.project ?? {};
     const id = typeof settings.id === 'string' && settings.id ? settings.id : DEFAULT_ID;
     if (ref && ref !== id) throw new WeirError('NOT_FOUND', `project "${ref}" not found: this home holds project "${id}"`);
     return { id, remote: settings.remote, branch: settings.branch, username: settings.username };

@@ -17,12 +17,12 @@ export const SQLITE_FILE = 'tables.sqlite';
 export function openEngine({ home, config }: { home?: string; config: WeirConfig }): TableEngine {
   const spec = config.tables ?? { driver: 'sqlite' };
   if (spec.driver === 'sqlite' || spec.driver === undefined) {
-    const file = typeof spec.file === 'string' ? resolve(home ?? '.', spec.file) : home ? join(home, SQLITE_FILE) : ':memory:';
+    const file = spec.file !== undefined ? resolve(home ?? '.', spec.file) : home ? join(home, SQLITE_FILE) : ':memory:';
     return createSqliteEngine({ file });
   }
   if (spec.driver === 'postgres') {
     if (typeof spec.url !== 'string' || !spec.url) throw new WeirError('INVALID_CONFIG', 'tables.url must name the PostgreSQL server (postgres://user@host:5432/db)');
-    return createPostgresEngine({ url: spec.url, schema: spec.schema as string | undefined, poolSize: spec.poolSize as number | undefined });
+    return createPostgresEngine({ url: spec.url, schema: spec.schema, poolSize: spec.poolSize });
   }
   throw new WeirError('INVALID_CONFIG', `tables.driver ${JSON.stringify(spec.driver)} is not available`, { hints: ['use "sqlite" (the embedded default) or "postgres"'] });
 }

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { WeirError } from '../../errors.js';
+import { loadOptional } from '../../util/optional.js';
 import { coerce } from './schema.js';
 import { checkStatement, toPgSql, touchedByPlan } from './pg-guard.js';
 import { pgError } from './pg-errors.js';
@@ -46,7 +47,7 @@ export function createPostgresEngine(options: PostgresTablesOptions): TableEngin
   let pool: Promise<Pool> | undefined;
 
   const open = async (): Promise<Pool> => {
-    const { default: pg } = await import('pg');
+    const { default: pg } = await loadOptional('pg', 'PostgreSQL tables (tables.driver "postgres")', () => import('pg'));
     const types = {
       getTypeParser(oid: number, format?: 'text' | 'binary') {
         // COUNT(*) and INTEGER columns are int8: numbers (as SQLite gives them) when they fit.

@@ -1,0 +1,72 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ROOT, tmpDir } from '../_utils.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const OPTIONAL = ['bullmq', 'esbuild', 'ioredis', 'pg', 'playwright-core'];
+
+/**
+ * A project with the packed tarball installed as a user gets it without the optional peer packages: the
+ * tarball unpacked into node_modules/weir and only the required dependencies linked from the repository
+ * (offline, and each resolves its own dependencies where it really lives, so nothing leaks into weir).
+ */
+function installPacked(): string {
+  const project = tmpDir('weir-pack-');
+  const out = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const target = join(project, 'node_modules/weir');
+  mkdirSync(target, { recursive: true });
+  execFileSync('tar', ['xzf', join(project, out[0].filename), '-C', target, '--strip-components=1']);
+  for (const dep of Object.keys(pkg.dependencies)) {
+    const link = join(project, 'node_modules', dep);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
+  }
+  writeFileSync(join(project, 'package.json'), '{"name":"app","private":true}');
+  return project;
+}
+
+const project = installPacked();
+
+/** Runs a script in the project, as its own code would (`type` picks ESM or CommonJS); returns stdout. */
+function run(code: string, type: 'module' | 'commonjs'): string {
+  const r = spawnSync(process.execPath, ['--input-type', type, '-e', code], { cwd: project, encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test('the heavy packages are optional peers, kept as devDependencies so the repository installs them', () => {
+  const packed = JSON.parse(readFileSync(join(project, 'node_modules/weir/package.json'), 'utf8'));
+  for (const name of OPTIONAL) {
+    assert.not.ok(packed.dependencies[name], `${name} is not a dependency`);
+    assert.ok(packed.peerDependencies[name], `${name} is a peer dependency`);
+    assert.equal(packed.peerDependenciesMeta[name], { optional: true });
+    assert.ok(packed.devDependencies[name], `${name} is a devDependency`);
+  }
+  assert.ok(packed.optionalDependencies['better-sqlite3'], 'better-sqlite3 stays an optional dependency');
+  const schema = JSON.parse(readFileSync(join(project, 'node_modules/weir/schema/config.schema.json'), 'utf8'));
+  assert.is(schema.$id, 'https://weir.dev/schema/config.schema.json');
+});
+
+test('import and require work without the optional packages', () => {
+  const check = 'typeof m.createWeir + " " + typeof m.loadConfig';
+  assert.is(run(`const m = await import('weir'); console.log(${check}); await import('ioredis').catch((e) => console.log(e.code))`, 'module'), 'function function\nERR_MODULE_NOT_FOUND');
+  assert.is(run(`const m = require('weir'); console.log(${check})`, 'commonjs'), 'function function');
+  assert.is(run(`import('weir/schema/config.schema.json', { with: { type: 'json' } }).then((m) => console.log(m.default.title))`, 'commonjs'), 'weir home configuration');
+});
+
+test('a redis storage config fails at createWeir with UNAVAILABLE naming ioredis and how to install it', () => {
+  const attempt = (load: string) => `${load}.createWeir({ config: { storage: { cloud: { driver: 'redis', url: 'redis://127.0.0.1:1' } } } })
+    .then(() => console.log('opened'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message, hints: e.hints })))`;
+  for (const [load, type] of [['(await import("weir"))', 'module'], ['require("weir")', 'commonjs']] as const) {
+    const error = JSON.parse(run(attempt(load), type));
+    assert.is(error.code, 'UNAVAILABLE', type);
+    assert.match(error.message, 'Redis storage');
+    assert.match(error.message, 'install ioredis (npm install ioredis)');
+    assert.equal(error.hints, ['npm install ioredis']);
+  }
+});
+
+test.run();
