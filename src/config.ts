@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { WeirError } from './errors.js';
+import type { NetworkSettings } from './util/network.js';
 
 /** One storage mount: an unstorage driver name and its options. */
 export interface MountConfig {
@@ -15,7 +16,8 @@ export interface WeirConfig {
   /** The execution queue of several hosts (`stalledMs`: how long a dead worker's job stays locked, default 30000). */
   queue?: { driver: 'bullmq'; url?: string; prefix?: string; concurrency?: number; stalledMs?: number };
   publicUrl?: string;
-  network?: { deny?: string[] };
+  /** Outgoing requests of `http_request`: CIDR ranges to block (`deny`) and to re-open (`allow`). */
+  network?: NetworkSettings;
   env?: { allow?: string[] };
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
   /** Limits of the Code node sandbox: CPU ms per run (default 1000) and memory MB (default 32). */
