@@ -61,9 +61,9 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32 }: SandboxOptions = 
       try {
         return execute(module, code, { ...options, cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs), memoryExhausted, health }, memoryMb);
       } catch (err) {
-        // Anything but a user error means the WebAssembly instance may be broken: start a fresh one next time.
-        if (health.broken || !(err instanceof WeirError)) loading = null;
         if (err instanceof WeirError) throw err;
+        // Anything but a user error means the WebAssembly instance may be broken: start a fresh one next time.
+        health.broken = true;
         // Deep recursion overflows the host's stack inside WebAssembly before QuickJS's own check.
         if (err instanceof RangeError && /call stack/i.test(err.message)) throw stackLimit();
         // The instance's own message (an Emscripten abort, a QuickJS assertion) means nothing to the caller:
@@ -72,7 +72,7 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32 }: SandboxOptions = 
           hints: ['look for unbounded recursion or a promise chain that feeds itself'],
         });
       } finally {
-        if (memoryExhausted()) loading = null;
+        if (health.broken || memoryExhausted()) loading = null;
       }
     },
   };
