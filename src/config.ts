@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import configSchema from '../schema/config.schema.json';
 import { WeirError } from './errors.js';
 import { validateSchema, type JsonSchema } from './util/json-schema.js';
+import type { NetworkSettings } from './util/network.js';
 
 /**
  * One storage mount: an unstorage driver name and its options, which go to the driver as they are (`fs`:
@@ -48,8 +49,8 @@ export interface WeirConfig {
   /** The Redis hosts coordinate through when neither `queue.url` nor a redis `cloud` mount names one. */
   cluster?: { url?: string; prefix?: string };
   publicUrl?: string;
-  /** Networks `http_request` may reach: `deny` adds to the defaults, `allow` re-opens (CIDR ranges). */
-  network?: { deny?: string[]; allow?: string[] };
+  /** Outgoing requests of `http_request`: CIDR ranges to block (`deny`) and to re-open (`allow`). */
+  network?: NetworkSettings;
   env?: { allow?: string[] };
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
   /** Limits of the Code node sandbox: CPU ms per run (default 1000), memory MB (default 32), worker threads, output size. */

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { checkConfig, loadConfig, type WeirConfig } from './config.js';
 import { createBus, type WeirBus } from './events.js';
 import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './nodes/index.js';
@@ -18,6 +19,7 @@ import { createVoiceAgents, type VoiceAgents } from './resources/voice-agents/in
 import { openStorage, type KeyValueStorage, type Storages } from './storage/index.js';
 import { createCluster, type Cluster } from './cluster/index.js';
 import type { ExecutionQueue } from './queue/index.js';
+import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
 import { createCapture, type Capture } from './triggers/capture.js';
 import { createIntake, type Intake } from './triggers/intake.js';
 import { logBus } from './logging/bus-log.js';
@@ -40,6 +42,11 @@ export interface WeirOptions {
    * anything with its methods. Without one nothing is printed.
    */
   logger?: WeirLogger;
+  /**
+   * How `http_request` turns host names into addresses (default `dns.lookup`), e.g. a resolver of your own;
+   * tests use it to make a name resolve to a blocked address. Every address it returns is still checked.
+   */
+  lookup?: LookupFunction;
 }
 
 /** A weir instance: storage, event bus, node registry and the resource managers. */
@@ -50,6 +57,8 @@ export interface Weir {
   bus: WeirBus;
   nodes: NodeRegistry;
   env: Record<string, string | undefined>;
+  /** Which addresses outgoing requests may reach (`network` in `weir.config.json`). */
+  network: NetworkPolicy;
   workflows: Workflows;
   /** Execution records (`cloud:executions`): `list({ workflowId, limit })` newest first, `get(id)`. */
   executions: Executions;
@@ -103,6 +112,7 @@ export interface Weir {
  */
 export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const config = options.config ? checkConfig(options.config, 'createWeir options.config') : options.home ? loadConfig(options.home) : {};
+  const network = createNetworkPolicy({ ...config.network, lookup: options.lookup });
   const storage = await openStorage({ home: options.home, config, ...options.storage });
   const bus = createBus();
   const nodes = createNodeRegistry(options.nodes);
@@ -115,6 +125,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
     bus,
     nodes,
     env: options.env ?? { ...process.env },
+    network,
     async close() {
       for (const close of closers.reverse()) await close();
     },

@@ -18,7 +18,9 @@ const isNameChar = (c: string) => /[\w$]/.test(c);
 
 /** A parse error in a `{{ }}` expression; `position` is the offset in the template string. */
 export function syntaxError(source: string, pos: number, message: string): WeirError {
-  return new WeirError('INVALID_CONFIG', `expression error at position ${pos}: ${message} in ${JSON.stringify(source)}`, {
+  // A long template is quoted around the position only, so the message stays readable.
+  const quoted = source.length <= 200 ? JSON.stringify(source) : `${JSON.stringify(source.slice(Math.max(0, pos - 40), pos + 40))} (part of a ${source.length}-character template)`;
+  return new WeirError('INVALID_CONFIG', `expression error at position ${pos}: ${message} in ${quoted}`, {
     details: { position: pos, template: source },
   });
 }

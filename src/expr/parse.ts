@@ -23,13 +23,33 @@ export type RootName = (typeof ROOTS)[number];
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };
 // Binary operators by precedence, lowest first (`??`, `||`, `&&` short-circuit and are handled apart).
 const LEVELS: string[][] = [['??'], ['||'], ['&&'], ['==', '!='], ['<', '<=', '>', '>='], ['+', '-'], ['*', '/', '%']];
+// Parsing and evaluating recurse once per level of the tree: a deeper one would exhaust the stack.
+const MAX_DEPTH = 256;
+
+/** The lexer plus how deep the tree being built is at this point. */
+type Parser = Lexer & { depth: number };
+
+/** Goes one level deeper in the tree; past {@link MAX_DEPTH} the expression is refused at `pos`. */
+function descend(lx: Parser, pos: number): void {
+  if (++lx.depth > MAX_DEPTH) lx.fail(pos, `the expression nests deeper than ${MAX_DEPTH} levels (brackets, operators, calls, keys)`);
+}
+
+/** Runs `parse` with the depth as it is now restored afterwards (chains descend once per link). */
+function within<T>(lx: Parser, parse: () => T): T {
+  const outer = lx.depth;
+  try {
+    return parse();
+  } finally {
+    lx.depth = outer;
+  }
+}
 
 /**
  * Parses one `{{ ... }}` expression of `source` starting right after the `{{` at `start`.
  * Returns the tree and the offset just past the closing `}}`.
  */
 export function parseExpression(source: string, start: number): { ast: Ast; end: number } {
-  const lx = createLexer(source, start);
+  const lx: Parser = Object.assign(createLexer(source, start), { depth: 0 });
   if (lx.peek().kind === 'close') lx.fail(lx.peek().pos, 'empty expression');
   const ast = parseConditional(lx);
   const close = lx.next();
@@ -41,44 +61,54 @@ export function parseExpression(source: string, start: number): { ast: Ast; end:
 const describe = (t: Token) => (t.kind === 'eof' ? 'end of text' : t.kind === 'string' ? 'string' : `"${t.value}"`);
 const isPunct = (t: Token, p: string) => t.kind === 'punct' && t.value === p;
 
-function expect(lx: Lexer, p: string): Token {
+function expect(lx: Parser, p: string): Token {
   const t = lx.next();
   if (!isPunct(t, p)) lx.fail(t.pos, `expected "${p}" but found ${describe(t)}`);
   return t;
 }
 
-function parseConditional(lx: Lexer): Ast {
-  const test = parseBinary(lx, 0);
-  if (!isPunct(lx.peek(), '?')) return test;
-  lx.next();
-  const then = parseConditional(lx);
-  expect(lx, ':');
-  return { type: 'conditional', test, then, else: parseConditional(lx) };
+function parseConditional(lx: Parser): Ast {
+  return within(lx, () => {
+    descend(lx, lx.peek().pos);
+    const test = parseBinary(lx, 0);
+    if (!isPunct(lx.peek(), '?')) return test;
+    lx.next();
+    const then = parseConditional(lx);
+    expect(lx, ':');
+    return { type: 'conditional', test, then, else: parseConditional(lx) };
+  });
 }
 
-function parseBinary(lx: Lexer, level: number): Ast {
+function parseBinary(lx: Parser, level: number): Ast {
   if (level === LEVELS.length) return parseUnary(lx);
   let left = parseBinary(lx, level + 1);
-  for (;;) {
-    const t = lx.peek();
-    if (t.kind !== 'punct' || !LEVELS[level].includes(t.value as string)) return left;
-    lx.next();
-    const right = parseBinary(lx, level + 1);
-    const op = t.value as string;
-    left = op === '&&' || op === '||' || op === '??' ? { type: 'logical', op, left, right } : { type: 'binary', op: op as BinaryOp, left, right };
-  }
+  // Each operator of a chain (`a + b + c`) puts the tree so far one level down.
+  return within(lx, () => {
+    for (;;) {
+      const t = lx.peek();
+      if (t.kind !== 'punct' || !LEVELS[level].includes(t.value as string)) return left;
+      lx.next();
+      descend(lx, t.pos);
+      const right = parseBinary(lx, level + 1);
+      const op = t.value as string;
+      left = op === '&&' || op === '||' || op === '??' ? { type: 'logical', op, left, right } : { type: 'binary', op: op as BinaryOp, left, right };
+    }
+  });
 }
 
-function parseUnary(lx: Lexer): Ast {
+function parseUnary(lx: Parser): Ast {
   const t = lx.peek();
   if (isPunct(t, '!') || isPunct(t, '-')) {
     lx.next();
-    return { type: 'unary', op: t.value as '!' | '-', arg: parseUnary(lx) };
+    return within(lx, () => {
+      descend(lx, t.pos);
+      return { type: 'unary', op: t.value as '!' | '-', arg: parseUnary(lx) };
+    });
   }
   return parsePostfix(lx, parsePrimary(lx));
 }
 
-function parsePrimary(lx: Lexer): Ast {
+function parsePrimary(lx: Parser): Ast {
   const t = lx.next();
   if (t.kind === 'number' || t.kind === 'string') return { type: 'literal', value: t.value };
   if (isPunct(t, '(')) {
@@ -113,13 +143,18 @@ function parsePrimary(lx: Lexer): Ast {
   return { type: 'root', name: name as RootName };
 }
 
-function checkKey(lx: Lexer, key: string, pos: number): void {
+function checkKey(lx: Parser, key: string, pos: number): void {
   if (FORBIDDEN_KEYS.has(key)) lx.fail(pos, `"${key}" is not accessible`);
 }
 
-function parsePostfix(lx: Lexer, object: Ast): Ast {
+function parsePostfix(lx: Parser, object: Ast): Ast {
+  return within(lx, () => postfixChain(lx, object));
+}
+
+function postfixChain(lx: Parser, object: Ast): Ast {
   for (;;) {
     const t = lx.peek();
+    if (isPunct(t, '.') || isPunct(t, '[')) descend(lx, t.pos);
     if (isPunct(t, '.')) {
       lx.next();
       // Node ids hold a dash (`$node.set-1.data`); elsewhere a dash after a name is subtraction.

@@ -1,11 +1,11 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { WeirError } from '../errors.js';
-import { createNetworkPolicy, forbidden, type NetworkPolicy } from '../util/network.js';
+import type { NetworkPolicy } from '../util/network.js';
 import { isObject } from '../util/json.js';
 import { defineNode, type Problem } from './define.js';
 import { numberField, objectField } from './fields.js';
+import { followRedirect, REDIRECTS, type Hop } from './redirect.js';
 
 type HttpConfig = {
   method?: string;
@@ -13,6 +13,8 @@ type HttpConfig = {
   headers?: Record<string, unknown>;
   body?: unknown;
   timeoutMs?: number;
+  /** Header names that, like `Authorization`, never follow a redirect to another origin. */
+  secretHeaders?: string[];
 };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -50,18 +52,20 @@ async function readBody(res: IncomingMessage): Promise<unknown> {
   return text;
 }
 
-/** One request, following redirects; every hop's address is checked against the deny list. */
-async function send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, policy: NetworkPolicy, hops = 0): Promise<IncomingMessage> {
+/** Sends one hop and follows redirects; every hop's address is checked against the network policy. */
+async function send(hop: Hop, signal: AbortSignal, policy: NetworkPolicy, secret: readonly string[], hops = 0): Promise<IncomingMessage> {
+  const { url, method, headers, body } = hop;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WeirError('INVALID_INPUT', `http_request: only http and https URLs, got ${url.protocol}`);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && policy.denied(host)) throw forbidden(url.hostname, host);
+  // An IP literal connects without a lookup, so it is checked here; names are checked by the policy's lookup.
+  const blocked = policy.check(url.hostname.replace(/^\[|\]$/g, ''));
+  if (blocked) throw blocked;
   return new Promise((resolve, reject) => {
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, signal, lookup: policy.lookup }, (res) => {
+      const status = res.statusCode ?? 0;
       const location = res.headers.location;
-      if (location && [301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && hops < MAX_REDIRECTS) {
+      if (location && REDIRECTS.includes(status) && hops < MAX_REDIRECTS) {
         res.resume();
-        const keep = res.statusCode === 307 || res.statusCode === 308;
-        return resolve(send(new URL(location, url), keep ? method : 'GET', headers, keep ? body : undefined, signal, policy, hops + 1));
+        return resolve(send(followRedirect(hop, status, location, secret), signal, policy, secret, hops + 1));
       }
       resolve(res);
     });
@@ -71,9 +75,10 @@ async function send(url: URL, method: string, headers: Record<string, string>, b
 }
 
 /**
- * CONTRACT 9: `{"method", "url", "headers", "body", "timeoutMs"}`; data = `{status, headers, body}` (a JSON
- * response parsed, other types as text). Any status is data, not a failure. `network.deny` in
- * `weir.config.json` (CIDR list) blocks addresses, checked on the resolved address of every hop.
+ * `{"method", "url", "headers", "body", "timeoutMs", "secretHeaders"}`; data = `{status, headers, body}` (a
+ * JSON response parsed, other types as text). Any status is data, not a failure. Every hop's resolved
+ * address is checked against `network` in `weir.config.json`; credentials (and `secretHeaders`) never
+ * follow a redirect to another origin.
  */
 export const httpRequestNode = defineNode<HttpConfig>({
   type: 'http_request',
@@ -85,24 +90,27 @@ export const httpRequestNode = defineNode<HttpConfig>({
     }
     objectField(config, 'headers', problems);
     numberField(config, 'timeoutMs', problems, { min: 1 });
+    const secret = config.secretHeaders;
+    if (secret !== undefined && !(Array.isArray(secret) && secret.every((h) => typeof h === 'string' && h))) {
+      problems.push({ path: 'secretHeaders', message: '"secretHeaders" must be a list of header names' });
+    }
     return problems;
   },
   async run(ctx) {
-    const { url, method = 'GET', headers = {}, body, timeoutMs = DEFAULT_TIMEOUT_MS } = ctx.config;
+    const { url, method = 'GET', headers = {}, body, timeoutMs = DEFAULT_TIMEOUT_MS, secretHeaders = [] } = ctx.config;
     let target: URL;
     try {
       target = new URL(String(url));
     } catch {
       throw new WeirError('INVALID_INPUT', `http_request: ${JSON.stringify(url)} is not a URL`);
     }
-    const policy = createNetworkPolicy(ctx.services.config?.network?.deny);
     const sendHeaders: Record<string, string> = {};
     if (isObject(headers)) for (const [k, v] of Object.entries(headers)) if (v !== undefined && v !== null) sendHeaders[k.toLowerCase()] = String(v);
     const payload = encodeBody(body, sendHeaders);
     const verb = String(method).toUpperCase();
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Number(timeoutMs))]);
     try {
-      const res = await send(target, verb, sendHeaders, payload, signal, policy);
+      const res = await send({ url: target, method: verb, headers: sendHeaders, body: payload }, signal, ctx.services.network, secretHeaders);
       const resHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
       return { status: res.statusCode ?? 0, headers: resHeaders, body: verb === 'HEAD' ? null : await readBody(res) };
     } catch (err) {

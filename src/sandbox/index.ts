@@ -60,23 +60,30 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32 }: SandboxOptions = 
     /** Runs `code` as the body of a function and resolves to its JSON return value. */
     async run(code: string, options: SandboxRun): Promise<unknown> {
       const module = await load();
+      const health = { broken: false };
       try {
-        return execute(module, code, { ...options, cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs), memoryExhausted }, memoryMb);
+        return execute(module, code, { ...options, cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs), memoryExhausted, health }, memoryMb);
       } catch (err) {
+        if (err instanceof WeirError) throw err;
         // Anything but a user error means the WebAssembly instance may be broken: start a fresh one next time.
-        if (!(err instanceof WeirError)) {
-          loading = null;
-          throw new WeirError('EXECUTION_FAILED', `the code sandbox failed: ${(err as Error).message}`);
-        }
-        throw err;
+        health.broken = true;
+        // Deep recursion overflows the host's stack inside WebAssembly before QuickJS's own check.
+        if (err instanceof RangeError && /call stack/i.test(err.message)) throw stackLimit();
+        // The instance's own message (an Emscripten abort, a QuickJS assertion) means nothing to the caller:
+        // such failures come from a run that exhausted the stack, memory or the engine's object lists.
+        throw new WeirError('SANDBOX_LIMIT', 'code: the run exhausted the sandbox (call stack, memory or pending jobs) and was stopped', {
+          hints: ['look for unbounded recursion or a promise chain that feeds itself'],
+        });
       } finally {
-        if (memoryExhausted()) loading = null;
+        if (health.broken || memoryExhausted()) loading = null;
       }
     },
   };
 }
 
-function execute(module: QuickJSWASMModule, code: string, options: SandboxRun & { cpuMs: number; memoryExhausted(): boolean }, memoryMb: number): unknown {
+type ExecuteOptions = SandboxRun & { cpuMs: number; memoryExhausted(): boolean; health: { broken: boolean } };
+
+function execute(module: QuickJSWASMModule, code: string, options: ExecuteOptions, memoryMb: number): unknown {
   const runtime = module.newRuntime();
   const deadline = Date.now() + options.cpuMs;
   const limit: Limit = { stopped: null, cpuMs: options.cpuMs, memoryMb, memoryExhausted: options.memoryExhausted };
@@ -96,11 +103,17 @@ function execute(module: QuickJSWASMModule, code: string, options: SandboxRun & 
       defineGlobals(ctx, parse, options);
       const evaluated = ctx.evalCode(`(async function () {\n${code}\n})()`, 'code.js');
       if (evaluated.error) throw userError(ctx, evaluated.error, limit);
-      runtime.executePendingJobs();
+      // Only what escapes the promise machinery ends a job with an error: the interrupt, or memory.
+      const jobs = runtime.executePendingJobs();
+      if (jobs.error) throw userError(ctx, jobs.error, limit);
       const state = ctx.getPromiseState(evaluated.value);
       evaluated.value.dispose();
       if (state.type === 'rejected') throw userError(ctx, state.error, limit);
-      if (state.type === 'pending') throw new WeirError('EXECUTION_FAILED', 'code: the returned promise never settled (there is no I/O to wait for in a Code node)');
+      if (state.type === 'pending') {
+        // A job QuickJS had no memory left to queue is dropped silently, which leaves the promise pending.
+        if (limit.stopped || options.memoryExhausted()) throw limitError(limit);
+        throw new WeirError('EXECUTION_FAILED', 'code: the returned promise never settled (there is no I/O to wait for in a Code node)');
+      }
       // Code that caught the interrupt and returned anyway still broke the limit.
       if (limit.stopped) {
         state.value.dispose();
@@ -111,8 +124,20 @@ function execute(module: QuickJSWASMModule, code: string, options: SandboxRun & 
       for (const h of [stringify, parse, json]) h.dispose();
     }
   } finally {
+    release(ctx, runtime, options.health);
+  }
+}
+
+/**
+ * Frees the run's context and runtime. After a run that overflowed the engine's stack, QuickJS can fail an
+ * assertion while freeing; the instance is then marked broken and the run's own error (thrown already) stands.
+ */
+function release(ctx: QuickJSContext, runtime: { dispose(): void }, health: { broken: boolean }): void {
+  try {
     ctx.dispose();
     runtime.dispose();
+  } catch {
+    health.broken = true;
   }
 }
 
@@ -178,6 +203,8 @@ function limitError({ stopped, cpuMs, memoryMb }: Limit): WeirError {
   return new WeirError('SANDBOX_LIMIT', `code: memory limit of ${memoryMb} MB exceeded`, { hints: ['raise sandbox.memoryMb in weir.config.json'] });
 }
 
+const stackLimit = () => new WeirError('SANDBOX_LIMIT', 'code: call stack limit exceeded (recursion too deep)', { hints: ['bound the recursion, or use a loop'] });
+
 /** A thrown value as a WeirError: limits become SANDBOX_LIMIT, a numeric `status` becomes the HTTP status. */
 function userError(ctx: QuickJSContext, thrown: QuickJSHandle, limit: Limit): WeirError {
   const prop = (name: string) => {
@@ -194,6 +221,7 @@ function userError(ctx: QuickJSContext, thrown: QuickJSHandle, limit: Limit): We
   const nothing = ctx.typeof(thrown) === 'undefined' || ctx.dump(thrown) === null;
   thrown.dispose();
   if (limit.stopped || message === 'out of memory' || (nothing && limit.memoryExhausted())) return limitError(limit);
+  if (name === 'InternalError' && message === 'stack overflow') return stackLimit();
   // The code is wrapped in one line of `(async function () {`, so its line 1 is line 2 of code.js.
   const text = `${name && name !== 'Error' ? `${name}: ` : ''}${message}${line && Number(line) > 1 ? ` (line ${Number(line) - 1})` : ''}`;
   const validStatus = typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;

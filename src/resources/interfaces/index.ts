@@ -47,6 +47,8 @@ export function createInterfaces({ storage, bus }: InterfacesOptions) {
     if (!ref) return null;
     const byId = /^[\w-]+$/.test(ref) ? await store.getItem<InterfaceRecord>(`records:${ref}`) : null;
     if (byId) return byId;
+    // No interface has a name outside NAME; such a ref (`..`, `.`) would not even be a valid storage key.
+    if (!NAME.test(ref)) return null;
     const named = await store.getItem<{ id: string }>(nameKey(ref));
     return named ? store.getItem<InterfaceRecord>(`records:${named.id}`) : null;
   }
