@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import Database from 'better-sqlite3';
+import { BUSY_TIMEOUT_MS, loadSqliteDriver } from '../../src/resources/tables/sqlite-driver.js';
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { createWeir } from '../../src/weir.js';
@@ -41,12 +41,13 @@ test('tables delete drops the table and its rows from the SQLite file', async ()
   for (const name of ['user.gone', 'user.kept']) ok(await weir('data', 'tables', 'init', name));
   for (const name of ['user.gone', 'user.kept']) ok(await weir('data', 'tables', 'insert', name, '{"secret":"row-of-' + name + '"}'));
   ok(await weir('data', 'tables', 'delete', 'user.gone'));
-  const db = new Database(join(dir, 'tables.sqlite'), { readonly: true });
+  // Read through the engine's own driver: node:sqlite where Node has it, better-sqlite3 elsewhere.
+  const db = (await loadSqliteDriver()).open(join(dir, 'tables.sqlite'), BUSY_TIMEOUT_MS);
+  const column = (sql: string) => (db.prepare(sql).all() as Array<Record<string, unknown>>).map((row) => Object.values(row)[0]);
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'user.%'").pluck().all();
-    assert.equal(tables, ['user.kept']);
-    assert.equal(db.prepare('SELECT name FROM weir_tables').pluck().all(), ['user.kept']);
-    assert.equal(db.prepare('SELECT secret FROM "user.kept"').pluck().all(), ['row-of-user.kept']);
+    assert.equal(column("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'user.%'"), ['user.kept']);
+    assert.equal(column('SELECT name FROM weir_tables'), ['user.kept']);
+    assert.equal(column('SELECT secret FROM "user.kept"'), ['row-of-user.kept']);
   } finally {
     db.close();
   }
