@@ -13,6 +13,8 @@ export default defineConfig([
     // The library and its adapters: ESM + CJS with types.
     entry: { index: 'src/index.ts', 'node-http': 'adapters/node-http/index.ts', fetch: 'adapters/fetch/index.ts' },
     format: ['esm', 'cjs'],
+    // The CommonJS build finds the sandbox worker next to itself through import.meta.url.
+    shims: true,
     dts,
     outDir,
     target: 'node20',
@@ -22,8 +24,9 @@ export default defineConfig([
     define: { __WEIR_VERSION__: JSON.stringify(version) },
   },
   {
-    // The CLI: ESM with a shebang; commands are split into chunks loaded on demand.
-    entry: { cli: 'src/cli/main.ts' },
+    // The CLI: ESM with a shebang; commands are split into chunks loaded on demand. The sandbox's worker
+    // thread entry is built alongside (every build above finds it in the same folder).
+    entry: { cli: 'src/cli/main.ts', 'sandbox-worker': 'src/sandbox/worker.ts' },
     format: ['esm'],
     target: 'node20',
     splitting: true,

@@ -18,8 +18,12 @@ export interface WeirConfig {
   network?: { deny?: string[] };
   env?: { allow?: string[] };
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
-  /** Limits of the Code node sandbox: CPU ms per run (default 1000) and memory MB (default 32). */
-  sandbox?: { cpuMs?: number; memoryMb?: number };
+  /**
+   * Limits of the Code node sandbox: time per run in ms, `$crypto` and `console` included (default 1000),
+   * memory in MB (default 32), the return value in bytes of JSON (default 4 MiB) and how many worker
+   * threads run Code nodes (default: the number of cores).
+   */
+  sandbox?: { cpuMs?: number; memoryMb?: number; maxOutputBytes?: number; workers?: number };
   providers?: {
     voice?: 'local' | 'elevenlabs';
     /** `timeoutMs`: how long one provider request may take (default 15000). */
