@@ -46,10 +46,12 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
   // "out of memory" error and throws nothing. A run that leaves the memory mostly grown gets a fresh
   // module next time, so "grown and nothing thrown" always means this run exhausted it.
   const memoryExhausted = () => (wasmMemory?.buffer.byteLength ?? 0) > BASE_MEMORY + (memoryMb * MB) / 2;
+  const maximum = Math.ceil((BASE_MEMORY + memoryMb * MB) / PAGE);
+  const memoryFull = () => (wasmMemory?.buffer.byteLength ?? 0) >= maximum * PAGE;
   const load = () =>
     (loading ??= (async () => {
       const q = await import('quickjs-emscripten');
-      wasmMemory = new WebAssembly.Memory({ initial: BASE_MEMORY / PAGE, maximum: Math.ceil((BASE_MEMORY + memoryMb * MB) / PAGE) });
+      wasmMemory = new WebAssembly.Memory({ initial: BASE_MEMORY / PAGE, maximum });
       // printErr (honoured by Emscripten, missing from the types) keeps a broken instance's abort off stderr.
       const emscriptenModule = { printErr: () => {} } as object;
       return q.newQuickJSWASMModuleFromVariant(q.newVariant(q.RELEASE_SYNC, { wasmMemory, emscriptenModule }));
@@ -63,7 +65,7 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
       const reply: Reply = { logs: [], dropped: 0 };
       const log = (message: string, level: ConsoleLevel) => void reply.logs.push([level, message]);
       const dropped = () => void reply.dropped++;
-      const outcome = execute(module, job.code, { globals: job.globals, log, dropped, logLimits: job.logLimits, limit, memoryMb, maxOutputBytes, memoryExhausted });
+      const outcome = execute(module, job.code, { globals: job.globals, log, dropped, logLimits: job.logLimits, limit, memoryMb, maxOutputBytes, memoryExhausted, memoryFull });
       // A broken instance, or one whose memory stays mostly grown, is replaced before the next run.
       if (outcome.broken || memoryExhausted()) loading = null;
       if (outcome.error) reply.error = { code: outcome.error.code, message: outcome.error.message, hints: outcome.error.hints, status: outcome.error.status };

@@ -9,6 +9,8 @@ export interface ExecuteOptions extends Omit<HostOptions, 'limit'> {
   maxOutputBytes: number;
   /** Whether the WebAssembly memory ran out (QuickJS then may not even throw). */
   memoryExhausted(): boolean;
+  /** Whether the WebAssembly memory has grown to its maximum. */
+  memoryFull(): boolean;
 }
 
 /** How a run ended; `broken` says the WebAssembly instance must not be used again. */
@@ -25,7 +27,7 @@ const MB = 1024 * 1024;
  * the result, the user's error or the broken limit is in the outcome, and a failure to free the runtime
  * (QuickJS aborts on some exhausted states) only marks the module broken.
  * @example
- * const { value, error } = execute(module, 'return 1', { globals: {}, limit, log, dropped, logLimits, memoryMb: 32, maxOutputBytes: 4 << 20, memoryExhausted: () => false })
+ * const { value, error } = execute(module, 'return 1', { globals: {}, limit, log, dropped, logLimits, memoryMb: 32, maxOutputBytes: 4 << 20, memoryExhausted, memoryFull })
  */
 export function execute(module: QuickJSWASMModule, code: string, options: ExecuteOptions): Outcome {
   const { limit } = options;
@@ -69,8 +71,15 @@ function evaluate(ctx: QuickJSContext, runtime: QuickJSRuntime, code: string, op
     const evaluated = ctx.evalCode(`(async function () {\n${code}\n})()`, 'code.js');
     if (evaluated.error) throw userError(ctx, evaluated.error, options);
     const jobs = runtime.executePendingJobs();
-    // A job that threw (an interrupted promise chain) says nothing the limit does not say already.
-    if (jobs.error) jobs.error.dispose();
+    // A promise job rejects its promise rather than throw: one that threw was stopped by a limit (the
+    // interrupt, memory), even when the code's own promise settled before.
+    if (jobs.error) {
+      userError(ctx, jobs.error, options);
+      limit.stop('broken');
+    }
+    // Out of memory inside a promise job only rejects that job's promise: a chain that feeds itself ends
+    // silently once the WebAssembly memory is full, which is then the only trace it leaves.
+    else if (jobs.value > 0 && options.memoryFull()) limit.stop('memory');
     const state = ctx.getPromiseState(evaluated.value);
     evaluated.value.dispose();
     if (state.type === 'rejected') throw userError(ctx, state.error, options);

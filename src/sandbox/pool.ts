@@ -15,8 +15,9 @@ interface Task {
   reject(err: WeirError): void;
 }
 
-// A worker answers within its own CPU limit; past it by this much, the worker is stuck and is replaced.
-const GRACE_MS = 2000;
+// A worker answers within its own CPU limit; past it by this much (room for a fresh worker to start and load
+// QuickJS on a busy machine), the worker is stuck and is replaced.
+const GRACE_MS = 5000;
 
 /**
  * A pool of sandbox worker threads, started on demand up to `size`. Jobs wait in order when all are busy. A
@@ -60,9 +61,7 @@ export function createPool({ size, ...engine }: PoolOptions) {
   };
   const next = () => {
     while (queue.length && (idle.length || started < size)) {
-      const task = queue.shift()!;
-      if (task.signal?.aborted) task.reject(cancelled());
-      else dispatch(idle.pop() ?? spawn(), task);
+      dispatch(idle.pop() ?? spawn(), queue.shift()!);
     }
   };
   const dispatch = (worker: Worker, task: Task) => {
@@ -77,7 +76,7 @@ export function createPool({ size, ...engine }: PoolOptions) {
       else discard(worker);
     };
     const onMessage = (reply: Reply) => finish(() => task.resolve(reply), true);
-    const onFailure = () => finish(() => task.reject(limitError('broken', { ...engine, cpuMs: task.job.cpuMs })), false);
+    const onFailure = (err?: unknown) => finish(() => task.reject(workerFailure(err, task.job.cpuMs, engine)), false);
     const onAbort = () => finish(() => task.reject(cancelled()), false);
     const timer = setTimeout(() => finish(() => task.reject(limitError('cpu', { ...engine, cpuMs: task.job.cpuMs })), false), task.job.cpuMs + GRACE_MS);
     worker.once('message', onMessage).once('error', onFailure).once('exit', onFailure);
@@ -91,7 +90,15 @@ export function createPool({ size, ...engine }: PoolOptions) {
       if (closed) return Promise.reject(new WeirError('UNAVAILABLE', 'code: the sandbox is closed'));
       if (signal?.aborted) return Promise.reject(cancelled());
       return new Promise((resolve, reject) => {
-        queue.push({ job, signal, resolve, reject });
+        const task = { job, signal, resolve, reject };
+        // Cancelled while waiting for a worker: it leaves the queue at once.
+        signal?.addEventListener('abort', () => {
+          const at = queue.indexOf(task);
+          if (at < 0) return;
+          queue.splice(at, 1);
+          reject(cancelled());
+        }, { once: true });
+        queue.push(task);
         next();
       });
     },
@@ -105,6 +112,14 @@ export function createPool({ size, ...engine }: PoolOptions) {
 }
 
 const cancelled = () => new WeirError('CANCELLED', 'code: cancelled');
+
+/** Why a worker died: a missing entry file is an installation problem, anything else ends the run as broken. */
+function workerFailure(err: unknown, cpuMs: number, engine: EngineOptions): WeirError {
+  if (/MODULE_NOT_FOUND$/.test((err as { code?: string } | undefined)?.code ?? '')) {
+    return new WeirError('INTERNAL', `the Code node sandbox could not start: ${(err as Error).message}`, { hints: ['keep sandbox-worker.js next to the weir bundle'] });
+  }
+  return limitError('broken', { ...engine, cpuMs });
+}
 
 /**
  * Starts one worker thread. Built, its entry is `sandbox-worker.js` next to this bundle; run from the

@@ -41,7 +41,8 @@ test('host calls count against the CPU limit: $crypto and console loops stop at 
     assert.is(r.error?.code, 'SANDBOX_LIMIT', code);
     assert.is(r.error?.message, `code: CPU time limit of ${CPU_MS} ms exceeded`);
     assert.ok(r.ms < CPU_MS + MARGIN_MS, `${code}: ${r.ms} ms`);
-    assert.ok(r.stall < 100, `the main thread stalled ${r.stall} ms`);
+    // Run on the main thread, these stalled it for the whole second; the bound leaves room for a loaded machine.
+    assert.ok(r.stall < 250, `the main thread stalled ${r.stall} ms`);
     assert.is(await sandbox.run('return $input.n + 1', { globals: { $input: { n: 1 } } }), 2);
   }
 });
@@ -49,7 +50,8 @@ test('host calls count against the CPU limit: $crypto and console loops stop at 
 test('deep recursion and endless promise chains fail with SANDBOX_LIMIT and a clean message; the next run is fine', async () => {
   const cases = [
     ['function f() { return f() } return f()', 'code: call stack limit exceeded (recursion too deep)'],
-    ['const loop = () => Promise.resolve().then(loop); loop()', `code: CPU time limit of ${CPU_MS} ms exceeded`],
+    // Which limit a growing promise chain meets first depends on the machine's speed.
+    ['const loop = () => Promise.resolve().then(loop); loop()', /^code: (memory limit of 32 MB|CPU time limit of 1000 ms) exceeded$/],
     ['let p = Promise.resolve(); for (;;) { p = p.then(() => {}) }', /^code: (memory limit of 32 MB|CPU time limit of 1000 ms) exceeded$/],
   ] as const;
   for (const [code, message] of cases) {
@@ -121,6 +123,17 @@ test('a cancelled run ends at once with CANCELLED; its worker is replaced and th
   assert.is((err as WeirError).code, 'CANCELLED');
   assert.ok(Date.now() - started < CPU_MS / 2, `${Date.now() - started} ms`);
   assert.is(await sandbox.run('return "next"', { globals: {} }), 'next');
+});
+
+test('runs past the pool size wait their turn in order; one cancelled while waiting leaves at once', async () => {
+  const order: string[] = [];
+  const spinning = sandbox.run('while (true) {}', { globals: {}, cpuMs: 300 }).catch((e: WeirError) => order.push(`spin ${e.code}`));
+  const controller = new AbortController();
+  const waiting = sandbox.run('return 1', { globals: {}, signal: controller.signal }).catch((e: WeirError) => order.push(`waiting ${e.code}`));
+  const after = sandbox.run('return "after"', { globals: {} }).then((v) => order.push(String(v)));
+  controller.abort();
+  await Promise.all([spinning, waiting, after]);
+  assert.equal(order, ['waiting CANCELLED', 'spin SANDBOX_LIMIT', 'after']);
 });
 
 test.run();
