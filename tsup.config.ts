@@ -12,7 +12,8 @@ const external = ['better-sqlite3', 'bullmq', 'esbuild', 'ioredis', 'pg', 'playw
 export default defineConfig([
   {
     // The library and its adapters: ESM + CJS with types. `sqlite-child` is the script of the SQL process, which
-    // the tables engine forks from beside its own module (shims give the CJS build `import.meta.url` for that).
+    // the tables engine forks from beside its own module; the sandbox's worker script is found the same way (shims give
+    // the CJS build `import.meta.url` for both).
     entry: { index: 'src/index.ts', 'node-http': 'adapters/node-http/index.ts', fetch: 'adapters/fetch/index.ts', 'sqlite-child': 'src/resources/tables/sqlite-child.ts' },
     format: ['esm', 'cjs'],
     shims: true,
@@ -25,8 +26,9 @@ export default defineConfig([
     define: { __WEIR_VERSION__: JSON.stringify(version) },
   },
   {
-    // The CLI: ESM with a shebang; commands are split into chunks loaded on demand.
-    entry: { cli: 'src/cli/main.ts' },
+    // The CLI: ESM with a shebang; commands are split into chunks loaded on demand. The sandbox's worker
+    // thread entry is built alongside (every build above finds it in the same folder).
+    entry: { cli: 'src/cli/main.ts', 'sandbox-worker': 'src/sandbox/worker.ts' },
     format: ['esm'],
     target: 'node20',
     splitting: true,

@@ -53,7 +53,11 @@ export interface WeirConfig {
   network?: NetworkSettings;
   env?: { allow?: string[] };
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
-  /** Limits of the Code node sandbox: CPU ms per run (default 1000), memory MB (default 32), worker threads, output size. */
+  /**
+   * Limits of the Code node sandbox: time per run in ms, `$crypto` and `console` included (default 1000),
+   * memory in MB (default 32), the return value in bytes of JSON (default 4 MiB) and how many worker
+   * threads run Code nodes (default: the number of cores).
+   */
   sandbox?: { cpuMs?: number; memoryMb?: number; workers?: number; maxOutputBytes?: number };
   providers?: { voice?: 'local' | 'elevenlabs'; elevenlabs?: ProviderConfig; twilio?: ProviderConfig };
   project?: { id?: string; remote?: string; branch?: string; username?: string };

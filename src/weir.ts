@@ -139,6 +139,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   weir.workflows = createWorkflows({ storage, nodes, bus, checks: flowConfigChecks });
   weir.executions = createExecutions({ storage, config: config.executions });
   weir.sandbox = createSandbox(config.sandbox);
+  closers.push(() => weir.sandbox.close());
   weir.executor = createWeirExecutor(weir, expressions, flowConfigChecks);
   weir.run = createRunner(weir);
   weir.interfaces = createInterfaces({ storage, bus });

@@ -60,7 +60,7 @@ export function buildGraph(config: FlowConfig, registry: NodeRegistry, expressio
       render: def.trigger ? null : expressions.compileValue(cfg, def.rawKeys),
       out: [],
       inCount: 0,
-      policy: nodePolicy(cfg),
+      policy: nodePolicy(cfg, def.ownsTimeout),
       continueOnError: cfg.onError === 'continue',
     };
   });

@@ -31,10 +31,13 @@ export function policyProblems(config: Record<string, unknown>): Problem[] {
   return problems;
 }
 
-/** The policy of a (validated) node config, or null when it has neither retry nor timeout. */
-export function nodePolicy(config: Record<string, unknown>): NodePolicy | null {
+/**
+ * The policy of a (validated) node config, or null when it has neither retry nor timeout. A node that
+ * `ownsTimeout` gets no timer: its run applies `timeoutMs` itself.
+ */
+export function nodePolicy(config: Record<string, unknown>, ownsTimeout = false): NodePolicy | null {
   const retry = config.retry as { max?: number; backoffMs?: number } | undefined;
-  const timeoutMs = config.timeoutMs as number | undefined;
+  const timeoutMs = ownsTimeout ? undefined : (config.timeoutMs as number | undefined);
   if (!retry?.max && timeoutMs === undefined) return null;
   return { retry: { max: retry?.max ?? 0, backoffMs: retry?.backoffMs ?? DEFAULT_BACKOFF_MS }, ...(timeoutMs ? { timeoutMs } : {}) };
 }

@@ -2,15 +2,19 @@ import type { Sandbox } from '../sandbox/index.js';
 import { check, defineNode, type Problem } from './define.js';
 
 /**
- * CONTRACT 9: `{"code": "<JS function body>"}`, run in the QuickJS sandbox (`weir.sandbox`) with `$input`
+ * `{"code": "<JS function body>"}`, run in the QuickJS sandbox (`weir.sandbox`) with `$input`
  * (the trigger input), `$node`, `$env`, `$now` and `$crypto`. The return value (JSON) is the node's data; a
  * throw fails the node, and a numeric `status` on the thrown error becomes the HTTP answer's status.
  * The node's `timeoutMs` lowers the CPU limit for this node. `console.log`, `.info`, `.warn` and `.error`
  * lines go to the node's `logs` in the execution record.
+ * @example
+ * { "id": "code-1", "type": "code", "config": { "code": "return { total: $input.items.length }" } }
  */
 export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   type: 'code',
   rawKeys: ['code'],
+  // A spinning run must fail as a broken CPU limit (SANDBOX_LIMIT), not race a wall-clock timer.
+  ownsTimeout: true,
   validate(config) {
     const problems: Problem[] = [];
     check.required(config, 'code', problems);
@@ -23,6 +27,10 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
       cpuMs: ctx.config.timeoutMs,
       signal: ctx.signal,
       log: (message, level) => ctx.log(message, undefined, level),
+      // Calls dropped inside the sandbox are past the node's log budget too: passed on, they are only counted.
+      dropped: (count) => {
+        for (let i = 0; i < count; i++) ctx.log('', undefined, 'log');
+      },
     });
   },
 });

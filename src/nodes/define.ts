@@ -32,6 +32,8 @@ export interface NodeDefinition<C = Record<string, unknown>> {
   handles?: readonly string[];
   /** Config keys whose strings are not expressions (e.g. the `code` of a Code node). */
   rawKeys?: readonly string[];
+  /** `run` applies the config's `timeoutMs` itself (the Code node as its CPU limit) instead of racing a timer. */
+  ownsTimeout?: boolean;
   /** Save-time checks of the node's config; an empty list means valid. */
   validate?(config: C): Problem[];
   run?(ctx: NodeContext<C>): unknown;

@@ -1,0 +1,61 @@
+import { WeirError } from '../errors.js';
+
+/** The most characters one `$crypto` argument may have (1 MiB): a host call must not run long by itself. */
+export const MAX_HOST_INPUT = 1024 * 1024;
+
+/** The default bound of a Code node's return value, in bytes of JSON (`sandbox.maxOutputBytes`). */
+export const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
+
+export type Stop = 'cpu' | 'memory' | 'stack' | 'input' | 'output' | 'broken';
+
+/**
+ * What stops one run, shared by the interrupt handler and every host function so both give the same
+ * verdict: the first reason found sticks, and a stopped run fails however the code reacted.
+ * @example
+ * const limit = createLimit({ cpuMs: 1000, memoryMb: 32, maxOutputBytes: 4 << 20 })
+ * if (limit.expired()) throw limit.error()
+ */
+export function createLimit(options: { cpuMs: number; memoryMb: number; maxOutputBytes: number }) {
+  // The clock runs from the first line of the run: time spent in host functions counts like any other.
+  const deadline = Date.now() + options.cpuMs;
+  let stopped: Stop | null = null;
+  return {
+    get stopped() {
+      return stopped;
+    },
+    /** Records why the run must end (the first reason wins). */
+    stop(reason: Stop): void {
+      stopped ??= reason;
+    },
+    /** Whether the run must end now: past its CPU deadline, or stopped for another reason. */
+    expired(): boolean {
+      if (Date.now() > deadline) stopped ??= 'cpu';
+      return stopped !== null;
+    },
+    /** The error the run fails with once stopped. */
+    error(): WeirError {
+      return limitError(stopped ?? 'broken', options);
+    },
+  };
+}
+
+export type Limit = ReturnType<typeof createLimit>;
+
+/** The error of a run stopped for `stop`. */
+export function limitError(stop: Stop, { cpuMs, memoryMb, maxOutputBytes }: { cpuMs: number; memoryMb: number; maxOutputBytes: number }): WeirError {
+  const limit = (message: string, hint: string) => new WeirError('SANDBOX_LIMIT', `code: ${message}`, { hints: [hint] });
+  switch (stop) {
+    case 'cpu':
+      return limit(`CPU time limit of ${cpuMs} ms exceeded`, 'raise sandbox.cpuMs in weir.config.json, or do less work per run');
+    case 'memory':
+      return limit(`memory limit of ${memoryMb} MB exceeded`, 'raise sandbox.memoryMb in weir.config.json');
+    case 'stack':
+      return limit('call stack limit exceeded (recursion too deep)', 'recurse less deeply, or use a loop');
+    case 'input':
+      return limit(`a $crypto argument is longer than ${MAX_HOST_INPUT} characters`, 'hash or sign less data per call');
+    case 'output':
+      return limit(`the return value is larger than ${maxOutputBytes} bytes of JSON`, 'return less data, or raise sandbox.maxOutputBytes in weir.config.json');
+    case 'broken':
+      return limit('the run broke the sandbox limits and was stopped', 'do less work per run (deep recursion and endless promise chains are stopped)');
+  }
+}
