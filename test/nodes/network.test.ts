@@ -156,7 +156,7 @@ test('network.allow re-opens a default range; network.deny blocks loopback by na
     writeJson(home, 'weir.config.json', { network });
     const r = await cli(['serve', '--port', '0'], { home });
     assert.is(r.code, 1, `${JSON.stringify(network)}: ${r.stderr}`);
-    assert.match(r.stderr, /is not a CIDR range|must be a list of CIDR ranges/);
+    assert.match(r.stderr, /is not a CIDR range|must be a list of CIDR ranges|must be an array/);
     assert.match(r.stderr, 'deny' in network ? 'network.deny' : 'network.allow');
   }
 });

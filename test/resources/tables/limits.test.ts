@@ -50,7 +50,7 @@ test('tables.maxRows and tables.maxBytes are configurable; bad values are INVALI
   const bad = home();
   writeFileSync(join(bad.dir, 'weir.config.json'), JSON.stringify({ tables: { driver: 'sqlite', maxRows: 0 } }));
   failsJson(await bad.weir('data', 'tables', 'list', '--json'), 'INVALID_CONFIG');
-  fails(await bad.weir('data', 'tables', 'list'), 'tables.maxRows must be a whole number >= 1, got 0');
+  fails(await bad.weir('data', 'tables', 'list'), 'tables.maxRows: must be 1 or more, got 0');
 });
 
 test('in memory (no home) the caps hold too, and a caller\'s shorter timeoutMs stops a statement', async () => {
