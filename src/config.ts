@@ -18,6 +18,8 @@ export interface WeirConfig {
   network?: { deny?: string[] };
   env?: { allow?: string[] };
   executions?: { retentionDays?: number; maxPerWorkflow?: number };
+  /** Webhook intake: a delivery whose execution crashed the host `maxCrashes` times (default 3) is not replayed. */
+  intake?: { maxCrashes?: number };
   /** Limits of the Code node sandbox: CPU ms per run (default 1000) and memory MB (default 32). */
   sandbox?: { cpuMs?: number; memoryMb?: number };
   providers?: {
