@@ -6,8 +6,9 @@ import type { HostRequest, HostResponse } from '../../src/host/types.js';
 /** Splits a request target into the path, its query object (a repeated key becomes an array) and the query text. */
 export function splitUrl(url: string): { path: string; query: Record<string, string | string[]>; rawQuery: string } {
   const q = url.indexOf('?');
-  if (q < 0) return { path: url, query: {}, rawQuery: '' };
-  const query: Record<string, string | string[]> = {};
+  // Without a prototype, keys such as `constructor` or `__proto__` are plain keys like any other.
+  const query: Record<string, string | string[]> = Object.create(null);
+  if (q < 0) return { path: url, query, rawQuery: '' };
   const rawQuery = url.slice(q + 1);
   for (const [k, v] of new URLSearchParams(rawQuery)) addValue(query, k, v);
   return { path: url.slice(0, q), query, rawQuery };
