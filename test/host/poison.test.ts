@@ -45,22 +45,28 @@ function life(home: string) {
   };
 }
 
-test('a delivery that crashes the host 3 times is not replayed: its execution ends error, the host stays up', async () => {
+/** A home whose published webhook flow reads the big object (answered at once, run in the background). */
+async function hogHome(config: Record<string, unknown>) {
   const home = tmpDir('weir-poison-');
-  writeJson(home, 'weir.config.json', {});
+  writeJson(home, 'weir.config.json', config);
   const setup = await createWeir({ home });
   await setup.objects.put('big.bin', Buffer.alloc(BIG, 7), { contentType: 'application/octet-stream' });
   const c = chain('webhook_trigger', [{ type: 'storage_get', config: { key: 'big.bin' } }]);
   const { id, token } = await publish(setup, 'hog', { type: 'webhook_trigger', config: { respondImmediately: true } }, c.nodes, c.edges);
   await setup.close();
+  return { home, id, token };
+}
 
-  // Supervised as systemd would: each time the host dies it is started again; nothing is killed by hand.
+/**
+ * Sends one delivery and supervises the host as systemd would: each time it dies it is started again (nothing
+ * is killed by hand) until it logs the delivery's execution error or has died 6 times.
+ */
+async function crashLoop(home: string, token: string) {
   let host = life(home);
   const url = await until(() => host.url(), 15000, 'the first host to listen');
   const res = await fetch(`${url}/trigger/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.is(res.status, 200);
   const { executionId } = await res.json();
-
   let crashes = 0;
   for (let lives = 1; lives <= 6; lives++) {
     if (await host.line((l) => l.exec === executionId && l.msg === 'execution error')) break;
@@ -68,6 +74,12 @@ test('a delivery that crashes the host 3 times is not replayed: its execution en
     crashes++;
     host = life(home);
   }
+  return { host, crashes, executionId: executionId as string };
+}
+
+test('a delivery that crashes the host 3 times is not replayed: its execution ends error, the host stays up', async () => {
+  const { home, id, token } = await hogHome({});
+  const { host, crashes, executionId } = await crashLoop(home, token);
   try {
     assert.is(crashes, 3, 'the host crashed three times, then stopped replaying the delivery');
     const line = host.lines().find((l) => l.exec === executionId && l.msg === 'execution error');
@@ -87,6 +99,22 @@ test('a delivery that crashes the host 3 times is not replayed: its execution en
   } finally {
     await host.stop();
   }
+});
+
+test('intake.maxCrashes sets how many crashes end the loop; a value that is not a whole number >= 1 is refused', async () => {
+  const { home, token } = await hogHome({ intake: { maxCrashes: 1 } });
+  const { host, crashes, executionId } = await crashLoop(home, token);
+  try {
+    assert.is(crashes, 1);
+    const line = host.lines().find((l) => l.exec === executionId && l.msg === 'execution error');
+    assert.match(line.error, 'the delivery crashed the host 1 time and is not replayed again');
+  } finally {
+    await host.stop();
+  }
+  writeJson(home, 'weir.config.json', { intake: { maxCrashes: 0 } });
+  const refused = await cli(['serve', '--port', '0'], { home });
+  assert.is(refused.code, 1);
+  assert.match(refused.stderr, 'maxCrashes');
 });
 
 test.run();
