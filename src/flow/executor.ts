@@ -107,7 +107,8 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     const starting = callHooks(hooks['execution:start'], state);
     if (starting) await starting;
     emitSafely(bus, 'execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
-    if (options.signal?.aborted) onCancel();
+    if (options.refuse) state.failure = options.refuse;
+    else if (options.signal?.aborted) onCancel();
     else options.signal?.addEventListener('abort', onCancel, { once: true });
 
     const facade: ExecutionFacade = {

@@ -71,6 +71,11 @@ export interface RunOptions {
   onRespond?(answer: RespondAnswer): void;
   /** Nesting depth of `call_flow` (0 for a top-level run). */
   depth?: number;
+  /**
+   * Ends the execution with this error before any node runs, recorded and reported like any failed run
+   * (a delivery that crashed the host too often is refused this way).
+   */
+  refuse?: ErrorInfo;
 }
 
 /** What the execution gives each node as `ctx.execution`. */

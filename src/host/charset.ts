@@ -50,7 +50,7 @@ export function parseFormIn(raw: Buffer, decode: TextDecode): Record<string, str
     const value = eq < 0 ? '' : pair.slice(eq + 1);
     addValue(out, decode(percentBytes(key)), decode(percentBytes(value)));
   }
-  return { ...out };
+  return out;
 }
 
 const PERCENT = /%([0-9a-fA-F]{2})/g;

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Cluster } from '../cluster/index.js';
 import { WeirError } from '../errors.js';
 import { loadOptional } from '../util/optional.js';
+import { crashedError, DEFAULT_MAX_CRASHES } from '../triggers/poison.js';
 import { createReplies } from './replies.js';
 import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 
@@ -43,14 +44,15 @@ export interface ExecutionQueue {
 
 /**
  * Creates the execution queue of `weir.config.json` `queue` (BullMQ, loaded on first use). Stalled-job
- * handling hands a job whose worker died (lock not renewed for `stalledMs`) to another worker.
+ * handling hands a job whose worker died (lock not renewed for `stalledMs`) to another worker; a job that
+ * took down its worker `maxCrashes` times is not run again: its execution is recorded as an error saying so.
  * @example
- * const queue = await createExecutionQueue({ settings: config.queue, cluster })
+ * const queue = await createExecutionQueue({ settings: config.queue, cluster, maxCrashes: 3 })
  * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id) })
  * const record = await queue.run({ workflow, input, trigger: 'webhook' })
  */
-export async function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster }): Promise<ExecutionQueue> {
-  const { settings, cluster } = options;
+export async function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster; maxCrashes?: number }): Promise<ExecutionQueue> {
+  const { settings, cluster, maxCrashes = DEFAULT_MAX_CRASHES } = options;
   if (settings.driver !== 'bullmq') {
     throw new WeirError('INVALID_CONFIG', `queue.driver must be "bullmq", got ${JSON.stringify(settings.driver)}`);
   }
@@ -97,6 +99,12 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
     },
     work(work) {
       if (worker) return;
+      /** Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error. */
+      const refuse = async ({ data, stalledCounter }: { data: RunJob; stalledCounter: number }) => {
+        const { executionId, workflow, input, trigger } = data;
+        const record = await work.run({ workflow, input, trigger, executionId, refuse: crashedError(stalledCounter, 'worker') });
+        await replies.send(data.replyTo, { id: executionId, kind: 'end', record });
+      };
       worker = new Worker<RunJob>(
         QUEUE_NAME,
         async (job) => {
@@ -127,11 +135,15 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
           concurrency,
           lockDuration: stalledMs,
           stalledInterval: Math.max(500, Math.floor(stalledMs / 2)),
-          maxStalledCount: 5,
+          // Every start but the first follows a stall; past this many the job fails without running.
+          maxStalledCount: maxCrashes - 1,
         },
       );
       worker.on('error', (err) => work.onError?.(err));
-      worker.on('failed', (_job, err) => work.onError?.(err));
+      worker.on('failed', (job, err) => {
+        if (job?.deferredFailure) void refuse(job).catch(work.onError);
+        else work.onError?.(err);
+      });
     },
     async close() {
       await worker?.close();

@@ -1,5 +1,6 @@
 import { WeirError } from '../errors.js';
 import type { Weir } from '../weir.js';
+import { maxCrashesOf } from '../triggers/poison.js';
 import { createExecutionQueue } from './index.js';
 
 /** What a `weir serve` process does in a cluster (CONTRACT 13). */
@@ -33,7 +34,7 @@ export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) 
     });
   }
   if (!weir.cluster) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
-  const queue = await createExecutionQueue({ settings, cluster: weir.cluster });
+  const queue = await createExecutionQueue({ settings, cluster: weir.cluster, maxCrashes: maxCrashesOf(weir.config) });
   weir.queue = queue;
   const concurrency = role === 'intake' ? 0 : queue.concurrency;
   if (concurrency) {

@@ -2,6 +2,9 @@ import { CarriesJson, reviveWebhookInput } from '../util/json-text.js';
 import { createDedupe, type Answer, type Dedupe } from './dedupe.js';
 import { createJournal, type Journal, type JournalRecord, type Position } from './journal.js';
 
+/** Starts a delivery record counts: none written means the first run only. */
+const startsOf = (r: JournalRecord): number => (typeof r.s === 'number' ? r.s : 1);
+
 /** A webhook delivery accepted with `respondImmediately: true`: run later (or again after a crash) under `id`. */
 export interface Delivery {
   /** The execution id given to the caller. */
@@ -15,6 +18,11 @@ export interface Delivery {
   at: number;
   /** Found unfinished in the journal at start: it may have run before a crash. */
   replayed?: boolean;
+  /**
+   * Of a replayed delivery: how many times its execution was started. The first run writes nothing (it
+   * counts as one once replayed); each replay counts itself on disk before it runs ({@link Deliveries.restart}).
+   */
+  starts?: number;
 }
 
 /** Options of {@link createDeliveries}. */
@@ -41,6 +49,12 @@ export interface Deliveries {
   accept(delivery: Delivery, idempotency?: { key: string; exp: number }): Promise<void>;
   /** The delivery with its input, read back from the journal when only its position was held in memory. */
   load(delivery: Delivery): Promise<Delivery>;
+  /**
+   * Counts one more start of a replayed delivery, on disk, before it runs again: a copy of its record with
+   * the count, which takes over the pin (the old record's segment may go). Resolves with the delivery at its
+   * new position, once the copy is on disk, so a run that kills the process still counted.
+   */
+  restart(delivery: Delivery): Promise<Delivery>;
   /** Marks a delivery's execution as finished: its journal segment may go. */
   finish(delivery: Delivery): void;
   /** Records the answer of a waited-for delivery for its idempotency key; resolves once on disk. */
@@ -52,7 +66,8 @@ export interface Deliveries {
 /**
  * Durable delivery over the journal: `{k:'d'}` records for accepted deliveries (with their idempotency key),
  * `{k:'x'}` when their execution ends, `{k:'a'}` for remembered answers. A delivery pins its segment until
- * it finishes; answers inside their dedupe window are carried into each new segment.
+ * it finishes; answers inside their dedupe window are carried into each new segment. A replayed delivery is
+ * written again with its start count `s` before each new start; the copy with the highest count wins.
  * @example
  * const deliveries = createDeliveries({ dir: join(home, 'journal') })
  * for (const d of await deliveries.open()) start(d)
@@ -65,22 +80,27 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
   let opening: Promise<Delivery[]> | null = null;
   let opened = false;
 
-  /** Folds records by id, order-free: a delivery is unfinished unless a done mark for it exists anywhere. */
+  /**
+   * Folds records by id, order-free: a delivery is unfinished unless a done mark for it exists anywhere; of
+   * its copies, the one counting the most starts is kept.
+   */
   function fold(entries: Array<{ record: JournalRecord; pos: Position }>): Delivery[] {
     const done = new Set<string>();
     const found = new Map<string, { record: JournalRecord; pos: Position }>();
     for (const e of entries) {
       const r = e.record;
       if (r.k === 'x') done.add(r.id as string);
-      else if (r.k === 'd') found.set(r.id as string, e);
-      else if (r.k === 'a') dedupe.restore(r.key as string, r.res as Answer, r.exp as number);
+      else if (r.k === 'd') {
+        const seen = found.get(r.id as string);
+        if (!seen || startsOf(r) >= startsOf(seen.record)) found.set(r.id as string, e);
+      } else if (r.k === 'a') dedupe.restore(r.key as string, r.res as Answer, r.exp as number);
     }
     const out: Delivery[] = [];
     for (const { record: r, pos } of found.values()) {
       if (typeof r.key === 'string') dedupe.restore(r.key, { status: 200, body: { executionId: r.id } }, r.exp as number);
       if (done.has(r.id as string)) continue;
       journal!.pin(pos.segment);
-      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, input: reviveWebhookInput(r.in) });
+      out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, starts: startsOf(r), input: reviveWebhookInput(r.in) });
     }
     return out;
   }
@@ -113,7 +133,15 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       if (delivery.id && (delivery.input !== undefined || !delivery.pos)) return delivery;
       if (!journal || !delivery.pos) throw new Error('a spilled delivery needs its journal');
       const r = await journal.read(delivery.pos);
-      return { ...delivery, id: r.id as string, workflowId: r.wf as string, input: reviveWebhookInput(r.in), at: r.at as number };
+      return { ...delivery, id: r.id as string, workflowId: r.wf as string, input: reviveWebhookInput(r.in), at: r.at as number, ...(delivery.replayed ? { starts: startsOf(r) } : {}) };
+    },
+    async restart(delivery) {
+      if (!journal || !delivery.pos) throw new Error('a replayed delivery needs its journal');
+      const record = await journal.read(delivery.pos);
+      const starts = startsOf(record) + 1;
+      const pos = await journal.append({ ...record, s: starts }, { pin: true });
+      journal.unpin(delivery.pos.segment);
+      return { ...delivery, pos, starts };
     },
     finish(delivery) {
       if (!delivery.pos || !journal) return;

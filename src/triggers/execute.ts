@@ -20,6 +20,8 @@ export interface StartOptions {
   trigger: 'webhook' | 'schedule' | 'interface' | 'sms' | 'call';
   executionId?: string;
   onRespond?(r: RespondEvent): void;
+  /** Records the execution as failed with this error instead of running it (see `RunOptions.refuse`). */
+  refuse?: ErrorInfo;
 }
 
 /** The executor's run options for a trigger's start. */
@@ -29,12 +31,16 @@ const runRequest = (o: StartOptions) => ({
   trigger: o.trigger,
   executionId: o.executionId,
   onRespond: o.onRespond,
+  refuse: o.refuse,
 });
 
-/** Runs a published flow through the executor, or through the execution queue when the host has one. */
+/**
+ * Runs a published flow through the executor, or through the execution queue when the host has one. A
+ * refused run is only recorded, here: no worker needs to see it.
+ */
 export async function startExecution(weir: Weir, o: StartOptions): Promise<FinishedRecord> {
   const request = runRequest(o);
-  return weir.queue ? weir.queue.run(request) : weir.executor.run(request);
+  return weir.queue && !o.refuse ? weir.queue.run(request) : weir.executor.run(request);
 }
 
 /**

@@ -12,6 +12,7 @@ import { createFlowIndex, type FlowIndex } from './flow-index.js';
 import { enqueueExecution, startExecution, waitForAnswer } from './execute.js';
 import { createBacklog } from './backlog.js';
 import { createDeliveryQueue } from './delivery-queue.js';
+import { crashedError, maxCrashesOf } from './poison.js';
 import { createRunner, type Runner, type RunnerOptions } from './runner.js';
 import { WebhookInput } from './webhook-input.js';
 
@@ -59,6 +60,7 @@ export function createWebhooks(options: WebhooksOptions) {
     onOrphans: (list) => replay(list),
   });
   const backlog = createBacklog<Delivery>({ start: run, queue: createDeliveryQueue() });
+  const maxCrashes = maxCrashesOf(weir.config);
   let started: Promise<number> | null = null;
   let ready = false;
 
@@ -79,7 +81,11 @@ export function createWebhooks(options: WebhooksOptions) {
     list.forEach((d) => backlog.push(d));
   }
 
-  /** Runs a delivery under its execution id (a replayed one only if its execution never ended), then lets the journal forget it. */
+  /**
+   * Runs a delivery under its execution id, then lets the journal forget it. A replayed one runs only if its
+   * execution never ended, and only after its start is counted on disk: one that already started
+   * `maxCrashes` times (each start killed the host) is recorded as an `error` execution instead.
+   */
   async function run(queued: Delivery): Promise<void> {
     let d = queued;
     try {
@@ -87,7 +93,10 @@ export function createWebhooks(options: WebhooksOptions) {
       if (d.replayed && (await ended).has(d.id)) return;
       const pub = await index.published(d.workflowId);
       if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
-      await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id });
+      const starts = d.starts ?? 1;
+      const refuse = d.replayed && starts >= maxCrashes ? crashedError(starts, 'host') : undefined;
+      if (d.replayed && !refuse) d = await deliveries.restart(d);
+      await startExecution(weir, { workflow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse });
     } catch (error) {
       weir.bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {

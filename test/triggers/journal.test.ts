@@ -117,6 +117,35 @@ test('deliveries: accepted, read back from disk when not held in memory, finishe
   await d2.close();
 });
 
+test('a replayed delivery counts its starts on disk: the count survives restarts and adoption, the old copy goes', async () => {
+  const dir = tmpDir('weir-journal-');
+  const first = createDeliveries({ dir });
+  await first.open();
+  await first.accept({ id: 'ex_hog', workflowId: 'wf_1', input: { body: { n: 1 } }, at: 1 }, { key: 'wf_1\u0000k', exp: Date.now() + 60_000 });
+  await first.close();
+  const counted: number[] = [];
+  for (let life = 0; life < 3; life++) {
+    const host = createDeliveries({ dir });
+    const [d, ...rest] = await host.open();
+    assert.equal(rest, [], 'one delivery, however many copies of it were written');
+    counted.push(d.starts!);
+    const again = await host.restart(d);
+    assert.is(again.starts, d.starts! + 1);
+    assert.equal((await host.load({ id: '', workflowId: '', at: 0, pos: again.pos, replayed: true })).input, { body: { n: 1 } });
+    await host.close();
+  }
+  assert.equal(counted, [1, 2, 3]);
+  const last = createDeliveries({ dir });
+  const [d] = await last.open();
+  assert.is(d.starts, 4);
+  assert.equal(await last.dedupe.seen('wf_1\u0000k'), { status: 200, body: { executionId: 'ex_hog' } }, 'the copy keeps the idempotency key');
+  const lines = segments(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.includes('"k":"d"')));
+  assert.is(lines.length, 1, 'only the newest copy is kept on disk');
+  last.finish(d);
+  await last.close();
+  assert.equal(await createDeliveries({ dir }).open(), [], 'finished: not replayed');
+});
+
 test('a delivery journaled from the request\'s own JSON text (line breaks, escapes, unicode) replays as the parsed input', async () => {
   const dir = tmpDir('weir-journal-');
   const raw = Buffer.from('{\r\n  "text": "line\\nbreak \\"quoted\\" \u2028 ünï",\n  "n": [1, 2.5e3, null]\n}\n');

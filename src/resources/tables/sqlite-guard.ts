@@ -1,5 +1,6 @@
 import type { SqlDatabase as Database, SqlStatement as Statement, SqlParams } from './sqlite-driver.js';
 import { WeirError } from '../../errors.js';
+import { spelledNames } from './scope.js';
 import type { Touched } from './types.js';
 
 // Statement kinds a table query may run; everything else (ATTACH, PRAGMA, CREATE, VACUUM, BEGIN, ...) is refused.
@@ -8,6 +9,15 @@ const ALLOWED = new Set(['select', 'with', 'insert', 'update', 'delete', 'replac
 const DENIED_FUNCTIONS = new Set(['load_extension', 'sqlite_attach', 'sqlite_detach', 'readfile', 'writefile', 'edit', 'fts3_tokenizer']);
 // Opcodes that change the schema or the file; the keyword check already keeps them out, this is the backstop.
 const DENIED_OPCODES = new Set(['Vacuum', 'IncrVacuum', 'CreateBtree', 'Destroy', 'DropTable', 'DropIndex', 'DropTrigger', 'ParseSchema', 'SqlExec', 'VCreate', 'VDestroy', 'VUpdate', 'JournalMode', 'LoadAnalysis']);
+/**
+ * Names a table query may not spell, in any quoting and under any schema: the schema tables, weir's table
+ * registry, SQLite's internal objects (`sqlite_*`) and the virtual tables that show the file, its pages or
+ * its settings (table-valued pragmas such as `pragma_database_list`, which shows the file's path, and
+ * `dbstat`). Spelling is checked, not only what the program opens: the optimizer drops a table whose rows it
+ * never needs (`WHERE 0 AND EXISTS (SELECT ... FROM weir_tables)`), and virtual tables open no b-tree.
+ */
+const HIDDEN_NAMES = new Set(['weir_tables', 'dbstat']);
+const HIDDEN_PREFIX = /^(sqlite_|pragma_)/;
 const MAIN = 0;
 const TEMP = 1;
 
@@ -48,6 +58,11 @@ export function inspect(db: Database, sql: string, params: SqlParams): Inspected
   const kw = firstKeyword(sql);
   if (!ALLOWED.has(kw)) {
     throw new WeirError('RULE', `${kw.toUpperCase()} is not allowed in a table query: ${WHY[kw] ?? 'only SELECT, INSERT, UPDATE, DELETE, REPLACE, VALUES and WITH statements run here'}`);
+  }
+  for (const name of spelledNames(sql)) {
+    if (HIDDEN_NAMES.has(name) || HIDDEN_PREFIX.test(name)) {
+      throw new WeirError('RULE', `"${name}" is not reachable from a table query: ${name.startsWith('pragma_') ? WHY.pragma : 'it is internal to the database'}`);
+    }
   }
   const program = db.prepare(`EXPLAIN ${sql}`).all(params) as Array<{ opcode: string; p1: number; p2: number; p3: number; p4: unknown }>;
   const pages = rootPages(db);

@@ -65,9 +65,20 @@ test('statements outside the rules are refused: ATTACH, DETACH, PRAGMA, schema c
     ['ALTER TABLE "user.orders" ADD COLUMN x', 'ALTER is not allowed'],
     [`VACUUM INTO '${join(dir, 'copy.db')}'`, 'VACUUM is not allowed'],
     ["SELECT load_extension('/tmp/evil.so')", 'load_extension() is not allowed'],
-    ['SELECT name FROM sqlite_master', 'uses "sqlite_schema", which is not a table of this organization'],
-    ['SELECT * FROM weir_tables', 'uses "weir_tables", which is not a table of this organization'],
-    ['WITH t AS (SELECT * FROM weir_tables) SELECT * FROM t', 'uses "weir_tables"'],
+    ['SELECT name FROM sqlite_master', '"sqlite_master" is not reachable from a table query'],
+    ['SELECT * FROM weir_tables', '"weir_tables" is not reachable'],
+    ['WITH t AS (SELECT * FROM weir_tables) SELECT * FROM t', '"weir_tables" is not reachable'],
+    // Internal tables in any spelling, and table-valued pragmas and dbstat (the file's path, pages, schema).
+    ['SELECT * FROM [sqlite_schema]', '"sqlite_schema" is not reachable'],
+    ['SELECT * FROM "sqlite_temp_master"', '"sqlite_temp_master" is not reachable'],
+    ['SELECT * FROM `weir_tables`', '"weir_tables" is not reachable'],
+    ['SELECT * FROM main.weir_tables', '"weir_tables" is not reachable'],
+    ['SELECT sql FROM "main"."SQLITE_MASTER"', '"sqlite_master" is not reachable'],
+    ['SELECT 1 FROM "user.orders" WHERE 0 AND EXISTS (SELECT 1 FROM weir_tables)', '"weir_tables" is not reachable'],
+    ['SELECT file FROM pragma_database_list', 'PRAGMA statements are not allowed'],
+    ["SELECT * FROM pragma_table_info('weir_tables')", '"pragma_table_info" is not reachable'],
+    ['SELECT name FROM PRAGMA_FUNCTION_LIST', '"pragma_function_list" is not reachable'],
+    ['SELECT * FROM dbstat', '"dbstat" is not reachable'],
     ['BEGIN', 'BEGIN is not allowed'],
   ];
   const runs = await Promise.all(cases.map(([sql]) => weir('data', 'tables', 'query', 'user.orders', sql, '--json')));
@@ -77,6 +88,8 @@ test('statements outside the rules are refused: ATTACH, DETACH, PRAGMA, schema c
     assert.match(JSON.parse(r.stderr).error.message, message, sql);
   });
   fails(await weir('data', 'tables', 'query', 'user.orders', 'PRAGMA user_version = 7'), /^error: PRAGMA is not allowed in a table query/);
+  // Those names inside a string literal are only text.
+  assert.equal(ok(await weir('data', 'tables', 'query', 'user.orders', `SELECT id FROM "user.orders" WHERE id <> 'weir_tables' AND id <> 'pragma_database_list' ORDER BY id`, '--json')).json(), [{ id: 'o1' }, { id: 'o2' }]);
   // Nothing was changed or created by the refused statements.
   assert.equal(ok(await weir('data', 'tables', 'list', '--json')).json().map((t: any) => t.name), ['user.customers', 'user.orders', 'system.executions']);
   assert.is(ok(await weir('data', 'tables', 'get', 'user.orders', '--json')).json().rows, 2);
