@@ -4,7 +4,7 @@ import { createBus, type WeirBus } from './events.js';
 import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './nodes/index.js';
 import { createWorkflows, type Workflows } from './resources/workflows/index.js';
 import { createExpressions } from './expr/index.js';
-import { createRunner, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
+import { allowedEnv, createRun, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
 import { createExecutions, type Executions } from './resources/executions/index.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createInterfaces, type Interfaces } from './resources/interfaces/index.js';
@@ -22,6 +22,8 @@ import type { ExecutionQueue } from './queue/index.js';
 import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
 import { createCapture, type Capture } from './triggers/capture.js';
 import { createIntake, type Intake } from './triggers/intake.js';
+import { publicBase } from './host/serve-info.js';
+import type { NodeServices } from './types/node-services.js';
 import { logBus } from './logging/bus-log.js';
 import type { WeirLogger } from './logging/logger.js';
 
@@ -49,45 +51,59 @@ export interface WeirOptions {
   lookup?: LookupFunction;
 }
 
-/** A weir instance: storage, event bus, node registry and the resource managers. */
+/**
+ * A weir instance: what embedders use (the resource managers, `run`, `executeFlow`, `close`) and what the
+ * hosts built on it share (bus, executor, intake). Assembled once by {@link createWeir}; only `queue` is
+ * set later, by a host that joins an execution queue.
+ */
 export interface Weir {
-  home?: string;
-  config: WeirConfig;
-  storage: Storages;
-  bus: WeirBus;
-  nodes: NodeRegistry;
-  env: Record<string, string | undefined>;
+  /** Directory holding all state; none for an instance on injected or memory storage. */
+  readonly home?: string;
+  readonly config: WeirConfig;
+  readonly storage: Storages;
+  /** Lifecycle events: executions, node logs, publishes, trigger failures. */
+  readonly bus: WeirBus;
+  /** Built-in and custom node types. */
+  readonly nodes: NodeRegistry;
+  readonly env: Record<string, string | undefined>;
   /** Which addresses outgoing requests may reach (`network` in `weir.config.json`). */
-  network: NetworkPolicy;
-  workflows: Workflows;
+  readonly network: NetworkPolicy;
+  /** Workflow drafts and published copies: save, publish, sync, diff. */
+  readonly workflows: Workflows;
   /** Execution records (`cloud:executions`): `list({ workflowId, limit })` newest first, `get(id)`. */
-  executions: Executions;
+  readonly executions: Executions;
   /** The flow executor (`executor.run({ workflow, input, trigger })`) and its lifecycle hooks. */
-  executor: Executor;
-  /** Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`. */
+  readonly executor: Executor;
+  /**
+   * Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`.
+   * @example
+   * const record = await weir.run('orders', { id: 42 }, { published: true })
+   */
   run(ref: string, input?: unknown, options?: WeirRunOptions): Promise<ExecutionRecord>;
   /** The isolated JavaScript sandbox of Code nodes (QuickJS, loaded on first use). */
-  sandbox: Sandbox;
-  interfaces: Interfaces;
+  readonly sandbox: Sandbox;
+  /** Interfaces (web apps served under `/i/<name>/`): sources, builds, deploys, logs. */
+  readonly interfaces: Interfaces;
   /** SQL tables (`user.*`, SQLite under the home by default) and read-only system tables. */
-  tables: Tables;
+  readonly tables: Tables;
   /** KV namespaces of string values. */
-  kv: Kv;
+  readonly kv: Kv;
   /** Key-addressed object storage (streamed files under the home on the fs driver). */
-  objects: Objects;
+  readonly objects: Objects;
   /** Organization secrets, AES-256-GCM at rest; `values()` feeds `$env`. */
-  secrets: Secrets;
+  readonly secrets: Secrets;
   /** Knowledge base: folders, documents, public URLs, full-text search. */
-  knowledge: Knowledge;
+  readonly knowledge: Knowledge;
   /** AI agents: built-in (read-only) and custom. */
-  agents: Agents;
-  projects: Projects;
+  readonly agents: Agents;
+  /** The state of the home kept in a git repository. */
+  readonly projects: Projects;
   /** Voice agents, phone numbers and inbound calls/SMS (providers.voice, Twilio). */
-  voiceAgents: VoiceAgents;
+  readonly voiceAgents: VoiceAgents;
   /** Webhook capture sessions (`webhook-listen/poll/accept/decline`). */
-  capture: Capture;
+  readonly capture: Capture;
   /** Webhook intake, interface events and the execution runner that hosts share. */
-  intake: Intake;
+  readonly intake: Intake;
   /**
    * Runs a published flow for a server-side caller, input checked against its `inputParams`; resolves to its
    * result, typed as the caller says it is (`T` is not checked at run time).
@@ -96,10 +112,10 @@ export interface Weir {
    */
   executeFlow<T = unknown>(nameOrId: string, input?: unknown): Promise<T>;
   /** Redis coordination of several hosts (schedule slot claims, publish propagation); null on one host. */
-  cluster: Cluster | null;
+  readonly cluster: Cluster | null;
   /** Set by `weir serve` when `queue` is configured: triggers enqueue executions instead of running them here. */
   queue?: ExecutionQueue;
-  /** Closes storage drivers and anything else the instance opened. */
+  /** Closes storage drivers and anything else the instance opened, newest first. */
   close(): Promise<void>;
 }
 
@@ -111,51 +127,75 @@ export interface Weir {
  * console.log(await weir.workflows.list())
  */
 export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
-  const config = options.config ? checkConfig(options.config, 'createWeir options.config') : options.home ? loadConfig(options.home) : {};
+  const { home } = options;
+  const config = options.config ? checkConfig(options.config, 'createWeir options.config') : home ? loadConfig(home) : {};
   const network = createNetworkPolicy({ ...config.network, lookup: options.lookup });
-  const storage = await openStorage({ home: options.home, config, ...options.storage });
+  const storage = await openStorage({ home, config, ...options.storage });
   const bus = createBus();
   const nodes = createNodeRegistry(options.nodes);
-  const closers: Array<() => Promise<void> | void> = [() => storage.dispose()];
-  if (options.logger) closers.push(logBus(bus, options.logger));
-  const weir = {
-    home: options.home,
+  const env = options.env ?? { ...process.env };
+  const stopLogging = options.logger ? logBus(bus, options.logger) : null;
+  // Managers are cheap to create, in dependency order: heavy libraries (SQLite, the sandbox, browsers) load
+  // on first use.
+  const cluster = createCluster({ config, bus });
+  const expressions = createExpressions();
+  const checks = [flowChecks({ nodes, expressions })];
+  const workflows = createWorkflows({ storage, nodes, bus, checks });
+  const executions = createExecutions({ storage, config: config.executions });
+  const sandbox = createSandbox(config.sandbox);
+  const interfaces = createInterfaces({ storage, bus });
+  const blobs = { home, config, injected: !!options.storage?.cloud };
+  const tables = createTables({ home, config, system: [executionsTable(executions)] });
+  const kv = createKv({ storage });
+  const objects = createObjects({ storage, dir: blobDir(blobs, 'objects') });
+  const secrets = createSecrets({ storage, home, env });
+  const knowledge = createKnowledge({ storage, publicBase: () => publicBase(home, config.publicUrl), dir: blobDir(blobs, 'knowledge') });
+  const agents = createAgents({ storage });
+  const projects = createProjects({ sources: { workflows, interfaces, agents, tables, kv }, storage, config, home, secrets, env });
+  const voiceAgents = createVoiceAgents({ storage, config, workflows, secrets: () => secrets.values() });
+  const capture = createCapture({ storage, workflows, bus });
+  // `call_flow` runs through `run`, which needs the executor the services are given to.
+  const services: NodeServices = { sandbox, network, kv, tables, objects, knowledge, run: (ref, input, runOptions) => run(ref, input, runOptions) };
+  const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks });
+  const run = createRun({ workflows, executor });
+  const weir: Weir = {
+    home,
     config,
     storage,
     bus,
     nodes,
-    env: options.env ?? { ...process.env },
+    env,
     network,
-    async close() {
-      for (const close of closers.reverse()) await close();
+    cluster,
+    workflows,
+    executions,
+    sandbox,
+    executor,
+    run,
+    interfaces,
+    tables,
+    kv,
+    objects,
+    secrets,
+    knowledge,
+    agents,
+    projects,
+    voiceAgents,
+    capture,
+    // The intake reads the instance it belongs to, so it is made once the instance exists.
+    get intake() {
+      return intake;
     },
-  } as Weir;
-  // Each subsystem attaches itself here, one line each, in dependency order. Managers are cheap to create:
-  // heavy libraries (SQLite, the sandbox, browsers) load on first use.
-  weir.cluster = createCluster({ config, bus });
-  closers.push(() => weir.cluster?.close());
-  const expressions = createExpressions();
-  const flowConfigChecks = [flowChecks({ nodes, expressions })];
-  weir.workflows = createWorkflows({ storage, nodes, bus, checks: flowConfigChecks });
-  weir.executions = createExecutions({ storage, config: config.executions });
-  weir.sandbox = createSandbox(config.sandbox);
-  closers.push(() => weir.sandbox.close());
-  weir.executor = createWeirExecutor(weir, expressions, flowConfigChecks);
-  weir.run = createRunner(weir);
-  weir.interfaces = createInterfaces({ storage, bus });
-  const blobs = { home: options.home, config, injected: !!options.storage?.cloud };
-  weir.tables = createTables({ home: options.home, config, system: [executionsTable(weir)] });
-  closers.push(() => weir.tables.close());
-  weir.kv = createKv({ storage });
-  weir.objects = createObjects({ storage, dir: blobDir(blobs, 'objects') });
-  weir.secrets = createSecrets({ storage, home: options.home, env: weir.env });
-  weir.knowledge = createKnowledge({ storage, config, home: options.home, dir: blobDir(blobs, 'knowledge') });
-  weir.agents = createAgents({ storage });
-  weir.projects = createProjects({ weir });
-  weir.voiceAgents = createVoiceAgents({ storage, config, workflows: weir.workflows, secrets: () => weir.secrets.values() });
-  weir.capture = createCapture({ storage, workflows: weir.workflows, bus });
-  weir.intake = createIntake({ weir });
-  weir.executeFlow = <T>(ref: string, input?: unknown) => weir.intake.events.executeFlow(ref, input) as Promise<T>;
-  closers.push(() => weir.intake.close());
+    executeFlow: <T>(ref: string, input?: unknown) => intake.events.executeFlow(ref, input) as Promise<T>,
+    async close() {
+      await intake.close();
+      await tables.close();
+      await sandbox.close();
+      await cluster?.close();
+      await stopLogging?.();
+      await storage.dispose();
+    },
+  };
+  const intake = createIntake({ weir });
   return weir;
 }

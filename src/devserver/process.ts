@@ -1,15 +1,22 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WeirError } from '../errors.js';
 import type { InterfaceFolder } from '../resources/interfaces/index.js';
 import { newToken } from '../util/ids.js';
-import type { Weir } from '../weir.js';
 import { findChromium } from './browser.js';
 import { findServer, removeRecord, serverFiles, serversDir, writeRecord, type ServerRecord } from './registry.js';
 import { startDevServer } from './server.js';
 import { openWebview, type WebviewAction } from './webview.js';
 
+/** The host's request listener over the same home: it answers the page's `/weir-client.js` and `/api/...`. */
+export interface HostListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  close(): Promise<void>;
+}
+
 export interface PreviewProcessOptions {
-  weir: Weir;
+  /** Makes the host's listener (once the preview is sure to start); closed when the preview ends. */
+  host(): HostListener;
   home: string;
   folder: InterfaceFolder;
   interfaceId: string;
@@ -31,10 +38,10 @@ async function refuseSecond(home: string, name: string): Promise<void> {
  * a headless Chromium page kept open on it, and the record under `<home>/devservers/` that CLI calls find
  * it by. Returns once `stopped` resolves and everything is closed.
  * @example
- * await runPreview({ weir, home, folder, interfaceId, env: process.env, log: console.log, stopped: onSignal() })
+ * await runPreview({ host: () => createListener(weir), home, folder, interfaceId, env: process.env, log: console.log, stopped: onSignal() })
  */
 export async function runPreview(options: PreviewProcessOptions): Promise<ServerRecord> {
-  const { weir, home, folder, log } = options;
+  const { home, folder, log } = options;
   const name = folder.manifest.name;
   const files = serverFiles(home, name);
   await refuseSecond(home, name);
@@ -43,10 +50,9 @@ export async function runPreview(options: PreviewProcessOptions): Promise<Server
   await mkdir(serversDir(home), { recursive: true, mode: 0o700 });
   await writeFile(files.console, '');
   const secret = newToken(24);
-  // The host's listener over the same home answers `/weir-client.js` and `/api/flows/...`, so the page's
-  // callFlow reaches the home's flows. Schedules stay with `weir serve`.
-  const { createListener } = await import('../../adapters/node-http/index.js');
-  const host = createListener(weir, { schedules: false, onError: (err) => log(`host error: ${(err as Error)?.stack ?? err}`) });
+  // The host's listener answers `/weir-client.js` and `/api/flows/...`, so the page's callFlow reaches the
+  // home's flows.
+  const host = options.host();
   let dev;
   try {
     dev = await startDevServer({ dir: folder.dir, port: options.port, secret, delegate: host, log });

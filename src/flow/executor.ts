@@ -11,21 +11,21 @@ import { emitSafely, walk } from './walk.js';
 import { createClock } from '../util/clock.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import { noMask, type Masker } from './masking.js';
+import type { Executor } from '../types/executor.js';
+import type { NodeServices } from '../types/node-services.js';
 
 export interface ExecutorOptions {
   nodes: NodeRegistry;
   expressions: Expressions;
   bus: WeirBus;
-  /** What nodes see as `ctx.services` (the weir instance: resource managers, `run`, the sandbox). */
-  services: Record<string, any>;
+  /** What nodes see as `ctx.services`: resource managers, `run`, the sandbox. */
+  services: NodeServices;
   /** `$env` before secrets are added (already filtered by `env.allow`). */
   env: Record<string, string | undefined>;
   /** Save-time checks, also applied before a config runs. */
   checks?: ConfigCheck[];
   hooks?: ExecutorHooks;
 }
-
-export type Executor = ReturnType<typeof createExecutor>;
 
 /**
  * One run's state. A class, not an object literal with a `signal` getter: such a literal gets a hidden class
@@ -63,7 +63,7 @@ const GRAPH_CACHE_SIZE = 500;
  * const record = await weir.executor.run({ workflow: { id, name, config }, input: { a: 1 }, trigger: 'manual' })
  * record.status // 'success'
  */
-export function createExecutor({ nodes, expressions, bus, services, env, checks = [], hooks = createHooks() }: ExecutorOptions) {
+export function createExecutor({ nodes, expressions, bus, services, env, checks = [], hooks = createHooks() }: ExecutorOptions): Executor {
   const byConfig = new WeakMap<FlowConfig, Graph>();
   const byHash = new Map<string, Graph>();
   const baseEnv = Object.freeze({ ...env });
@@ -144,5 +144,5 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     return state.record;
   }
 
-  return { run, hooks, graphFor };
+  return { run, hooks };
 }

@@ -24,16 +24,15 @@ export function allowedEnv(env: Record<string, string | undefined>, allow: reado
  * Lifecycle hooks that put organization secrets into `$env` (secrets win over environment variables) and
  * mask their values in everything recorded or logged.
  * @example
- * const secrets = secretHooks(() => weir.secrets.valuesNow())
- * hooks['execution:start'].push(secrets.start)
- * hooks['execution:end'].unshift(secrets.end)
+ * const hooksOfSecrets = secretHooks(() => secrets.valuesNow())
+ * hooks['execution:start'].push(hooksOfSecrets.start)
+ * hooks['execution:end'].unshift(hooksOfSecrets.end)
  */
-export function secretHooks(values: () => Readonly<Record<string, string>> | Promise<Record<string, string>> | undefined) {
+export function secretHooks(values: () => Readonly<Record<string, string>> | Promise<Record<string, string>>) {
   // The values object stays the same while the secrets are unchanged, so the merged env and the masker
   // (a compiled pattern) are made once per change, not per run.
   let last: { secrets: Readonly<Record<string, string>>; base: RunState['env']; env: RunState['env']; mask: Masker } | null = null;
-  const apply = (run: RunState, secrets: Readonly<Record<string, string>> | undefined) => {
-    if (!secrets) return;
+  const apply = (run: RunState, secrets: Readonly<Record<string, string>>) => {
     if (last?.secrets !== secrets || last.base !== run.env) {
       const list = Object.values(secrets);
       if (!list.length) return;

@@ -78,6 +78,12 @@ export interface RunOptions {
   refuse?: ErrorInfo;
 }
 
+/** Options of `weir.run`: everything of `executor.run` but the workflow, which is looked up. */
+export interface WeirRunOptions extends Partial<Omit<RunOptions, 'workflow' | 'input'>> {
+  /** Run the published copy (else the local draft). */
+  published?: boolean;
+}
+
 /** What the execution gives each node as `ctx.execution`. */
 export interface ExecutionFacade {
   id: string;

@@ -1,6 +1,7 @@
 import { WeirError } from '../errors.js';
 import type { Scope } from '../expr/index.js';
 import type { NodeContext } from '../nodes/define.js';
+import type { NodeServices } from '../types/node-services.js';
 import type { WeirBus } from '../events.js';
 import type { Graph, GraphNode } from './graph.js';
 import { runWithPolicy } from './policy.js';
@@ -10,7 +11,7 @@ import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState } f
 /** What a walk needs besides the graph and the run. */
 export interface WalkDeps {
   bus: WeirBus;
-  services: Record<string, any>;
+  services: NodeServices;
   facade: ExecutionFacade;
   /** Stops the run: aborts the signal every running node holds. */
   stop(reason: WeirError): void;

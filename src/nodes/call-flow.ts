@@ -1,6 +1,6 @@
 import { WeirError } from '../errors.js';
-import type { ExecutionRecord } from '../flow/types.js';
 import { check, defineNode, type Problem } from './define.js';
+import { service } from './resources/common.js';
 
 /** How deep `call_flow` may nest: a flow calling itself stops here instead of running forever. */
 export const MAX_CALL_DEPTH = 8;
@@ -21,8 +21,7 @@ export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({
     if (depth > MAX_CALL_DEPTH) {
       throw new WeirError('RULE', `call_flow: flows nest more than ${MAX_CALL_DEPTH} deep (does a flow call itself?)`);
     }
-    const run = ctx.services.run as (ref: string, input: unknown, options: object) => Promise<ExecutionRecord>;
-    const record = await run(String(ctx.config.flow), ctx.config.input ?? {}, { published: true, trigger: 'call_flow', signal: ctx.signal, depth });
+    const record = await service(ctx, 'run')(String(ctx.config.flow), ctx.config.input ?? {}, { published: true, trigger: 'call_flow', signal: ctx.signal, depth });
     ctx.log(`called ${record.workflowName} (${record.workflowId}): execution ${record.id}, ${record.status}`);
     if (record.status !== 'success') {
       const e = record.error;

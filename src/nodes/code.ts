@@ -1,5 +1,5 @@
-import type { Sandbox } from '../sandbox/index.js';
 import { check, defineNode, type Problem } from './define.js';
+import { service } from './resources/common.js';
 
 /**
  * `{"code": "<JS function body>"}`, run in the QuickJS sandbox (`weir.sandbox`) with `$input`
@@ -21,8 +21,7 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
     return problems;
   },
   run(ctx) {
-    const sandbox = ctx.services.sandbox as Sandbox;
-    return sandbox.run(ctx.config.code, {
+    return service(ctx, 'sandbox').run(ctx.config.code, {
       globals: { $input: ctx.execution.input, $node: ctx.execution.nodes, $env: ctx.env, $now: new Date().toISOString() },
       cpuMs: ctx.config.timeoutMs,
       signal: ctx.signal,

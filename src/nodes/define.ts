@@ -1,4 +1,5 @@
 import type { NodeLogLevel } from '../flow/types.js';
+import type { NodeServices } from '../types/node-services.js';
 
 /** A problem found in a flow config: where (a JSON path such as `nodes[2].config.url`) and what. */
 export interface Problem {
@@ -16,8 +17,8 @@ export interface NodeContext<C = Record<string, unknown>> {
   /** Adds a line to the node's `logs` in the execution record and emits it as `execution:log` (default level `info`). */
   log: (message: string, data?: unknown, level?: NodeLogLevel) => void;
   signal: AbortSignal;
-  /** Services of the weir instance running the flow (resource managers, executor). */
-  services: Record<string, any>;
+  /** What the node may use of the instance running the flow: resource managers, the sandbox, `run`. */
+  services: NodeServices;
   /** Execution-level facilities (respond, ids); filled in by the executor. */
   execution: Record<string, any>;
 }

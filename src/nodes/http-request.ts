@@ -6,6 +6,7 @@ import { isObject } from '../util/json.js';
 import { defineNode, type Problem } from './define.js';
 import { numberField, objectField } from './fields.js';
 import { followRedirect, REDIRECTS, type Hop } from './redirect.js';
+import { service } from './resources/common.js';
 
 type HttpConfig = {
   method?: string;
@@ -110,7 +111,7 @@ export const httpRequestNode = defineNode<HttpConfig>({
     const verb = String(method).toUpperCase();
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Number(timeoutMs))]);
     try {
-      const res = await send({ url: target, method: verb, headers: sendHeaders, body: payload }, signal, ctx.services.network, secretHeaders);
+      const res = await send({ url: target, method: verb, headers: sendHeaders, body: payload }, signal, service(ctx, 'network'), secretHeaders);
       const resHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
       return { status: res.statusCode ?? 0, headers: resHeaders, body: verb === 'HEAD' ? null : await readBody(res) };
     } catch (err) {

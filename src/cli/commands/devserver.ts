@@ -98,7 +98,10 @@ export const preview: CommandSpec = {
     if (ctx.flags.foreground) {
       const { runPreview } = await import('../../devserver/process.js');
       const log = (line: string) => ctx.io.stdout.write(`${new Date().toISOString()} ${line}\n`);
-      const r = await runPreview({ weir, home: ctx.home, folder, interfaceId: record.id, port: ctx.flags.port, env: ctx.io.env, log, stopped: onSignal() });
+      const { createListener } = await import('../../../adapters/node-http/index.js');
+      // Schedules stay with `weir serve`: the preview's host only answers the page.
+      const host = () => createListener(weir, { schedules: false, onError: (err) => log(`host error: ${(err as Error)?.stack ?? err}`) });
+      const r = await runPreview({ host, home: ctx.home, folder, interfaceId: record.id, port: ctx.flags.port, env: ctx.io.env, log, stopped: onSignal() });
       return { data: { ...publicInfo(r), stopped: true }, text: 'preview stopped' };
     }
     const { launchPreview } = await import('../../devserver/launch.js');

@@ -1,18 +1,19 @@
 import { WeirError } from '../../errors.js';
 import { checkObjectKey } from '../../storage/keys.js';
+import type { NodeServices } from '../../types/node-services.js';
 import type { NodeContext, Problem } from '../define.js';
 import { isTemplate } from '../fields.js';
 
 /**
- * A resource manager of the weir instance running the flow (`ctx.services`), or a clear error when the
- * instance was built without it.
+ * A service of the instance running the flow (`ctx.services`), or a clear error when the executor was built
+ * without it.
  * @example
- * const kv = service<Kv>(ctx, 'kv')
+ * const kv = service(ctx, 'kv')
  */
-export function service<T>(ctx: NodeContext<any>, name: string): T {
+export function service<K extends keyof NodeServices>(ctx: NodeContext<any>, name: K): NonNullable<NodeServices[K]> {
   const s = ctx.services?.[name];
   if (!s) throw new WeirError('UNAVAILABLE', `${ctx.node.type}: this weir instance has no ${name} manager`);
-  return s as T;
+  return s;
 }
 
 /** Save-time check of a required string field (a template counts: its value is known only at run time). */

@@ -1,4 +1,3 @@
-import type { Knowledge } from '../../resources/knowledge/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { numberField } from '../fields.js';
 import { service, stringField } from './common.js';
@@ -12,5 +11,5 @@ export const knowledgeSearchNode = defineNode<{ query: string; limit?: number; f
     numberField(config, 'limit', problems, { min: 1, max: 1000, integer: true });
     return problems;
   },
-  run: async (ctx) => service<Knowledge>(ctx, 'knowledge').search(String(ctx.config.query), { limit: ctx.config.limit, folder: ctx.config.folder }),
+  run: async (ctx) => service(ctx, 'knowledge').search(String(ctx.config.query), { limit: ctx.config.limit, folder: ctx.config.folder }),
 });

@@ -1,4 +1,3 @@
-import type { Kv } from '../../resources/kv/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { service, stringField } from './common.js';
 
@@ -13,6 +12,6 @@ export const kvDeleteNode = defineNode<{ namespace: string; key: string }>({
   },
   async run(ctx) {
     const key = String(ctx.config.key);
-    return { key, deleted: await service<Kv>(ctx, 'kv').deleteKey(ctx.config.namespace, key) };
+    return { key, deleted: await service(ctx, 'kv').deleteKey(ctx.config.namespace, key) };
   },
 });

@@ -1,4 +1,3 @@
-import type { Kv } from '../../resources/kv/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { service, stringField } from './common.js';
 
@@ -11,5 +10,5 @@ export const kvGetNode = defineNode<{ namespace: string; key: string }>({
     stringField(config, 'key', problems);
     return problems;
   },
-  run: async (ctx) => service<Kv>(ctx, 'kv').getValue(ctx.config.namespace, String(ctx.config.key)),
+  run: async (ctx) => service(ctx, 'kv').getValue(ctx.config.namespace, String(ctx.config.key)),
 });

@@ -1,4 +1,3 @@
-import type { Kv } from '../../resources/kv/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { asText, service, stringField } from './common.js';
 
@@ -15,7 +14,7 @@ export const kvSetNode = defineNode<{ namespace: string; key: string; value: unk
   async run(ctx) {
     const key = String(ctx.config.key);
     const value = asText(ctx.config.value);
-    await service<Kv>(ctx, 'kv').setValue(ctx.config.namespace, key, value);
+    await service(ctx, 'kv').setValue(ctx.config.namespace, key, value);
     return { key, value };
   },
 });

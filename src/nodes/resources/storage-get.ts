@@ -1,4 +1,4 @@
-import { isTextType, type Objects } from '../../resources/objects/index.js';
+import { isTextType } from '../../resources/objects/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { service, storageKeyField } from './common.js';
 
@@ -11,7 +11,7 @@ export const storageGetNode = defineNode<{ key: string }>({
     return problems;
   },
   async run(ctx) {
-    const { body, ...info } = await service<Objects>(ctx, 'objects').get(String(ctx.config.key));
+    const { body, ...info } = await service(ctx, 'objects').get(String(ctx.config.key));
     const text = isTextType(info.contentType);
     return { ...info, encoding: text ? 'utf8' : 'base64', content: body.toString(text ? 'utf8' : 'base64') };
   },

@@ -1,4 +1,3 @@
-import type { Objects } from '../../resources/objects/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { asText, service, storageKeyField } from './common.js';
 
@@ -17,6 +16,6 @@ export const storagePutNode = defineNode<{ key: string; content: unknown; conten
   async run(ctx) {
     const { key, content, contentType } = ctx.config;
     const json = typeof content !== 'string' && !contentType;
-    return service<Objects>(ctx, 'objects').put(String(key), asText(content), { contentType: json && !/\.\w+$/.test(String(key)) ? 'application/json' : contentType });
+    return service(ctx, 'objects').put(String(key), asText(content), { contentType: json && !/\.\w+$/.test(String(key)) ? 'application/json' : contentType });
   },
 });

@@ -1,4 +1,3 @@
-import type { Tables } from '../../resources/tables/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { objectField } from '../fields.js';
 import { service, tableField } from './common.js';
@@ -12,5 +11,5 @@ export const tableInsertNode = defineNode<{ table: string; row: Record<string, u
     objectField(config, 'row', problems, true);
     return problems;
   },
-  run: async (ctx) => service<Tables>(ctx, 'tables').insert(ctx.config.table, ctx.config.row),
+  run: async (ctx) => service(ctx, 'tables').insert(ctx.config.table, ctx.config.row),
 });

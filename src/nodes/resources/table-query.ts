@@ -1,4 +1,3 @@
-import type { Tables } from '../../resources/tables/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { isTemplate } from '../fields.js';
 import { service, stringField, tableField } from './common.js';
@@ -22,7 +21,7 @@ export const tableQueryNode = defineNode<{ table: string; sql: string; params?: 
   },
   async run(ctx) {
     const { table, sql, params = [], timeoutMs } = ctx.config;
-    const r = await service<Tables>(ctx, 'tables').execute(table, sql, params, { timeoutMs, signal: ctx.signal });
+    const r = await service(ctx, 'tables').execute(table, sql, params, { timeoutMs, signal: ctx.signal });
     return r.reader ? r.rows : { changes: r.changes };
   },
 });

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { toHttp, WeirError } from '../../errors.js';
 import type { HostRequest, HostResponse, Route } from '../../host/types.js';
-import type { Weir } from '../../weir.js';
+import type { Interfaces } from './index.js';
 
 const COOKIE = 'weir_token';
 
@@ -22,13 +22,13 @@ function tokenOf(req: HostRequest): { token?: string; fromQuery: boolean } {
 /** The file a path inside an interface asks for (already decoded by the router): `` and `dir/` mean `index.html`. */
 const filePath = (rest: string): string => (rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest);
 
-async function serve(req: HostRequest, name: string, rest: string, weir: Weir): Promise<HostResponse> {
-  const served = await weir.interfaces.served(name);
+async function serve(req: HostRequest, name: string, rest: string, interfaces: Interfaces): Promise<HostResponse> {
+  const served = await interfaces.served(name);
   if (!served) throw new WeirError('NOT_FOUND', `interface "${name}" is not deployed`);
   const headers: Record<string, string> = { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
   if (served.record.type === 'internal') {
     const { token, fromQuery } = tokenOf(req);
-    if (!token || !same(token, await weir.interfaces.accessToken())) {
+    if (!token || !same(token, await interfaces.accessToken())) {
       throw new WeirError('UNAUTHORIZED', `interface "${name}" is internal: send the host's access token`, {
         hints: ['`weir interface token` prints it; send `Authorization: Bearer <token>` or open the page with ?token=<token>'],
       });
@@ -60,7 +60,7 @@ export const interfaceRoutes: Route[] = [
       }
       let res: HostResponse;
       try {
-        res = await serve(req, params.name, rest, weir);
+        res = await serve(req, params.name, rest, weir.interfaces);
       } catch (err) {
         // Unexpected errors go on to the host's error mapper (which hides them); ours are answered and logged.
         if (!(err instanceof WeirError)) throw err;

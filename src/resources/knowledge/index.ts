@@ -1,6 +1,4 @@
-import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
-import { publicBase } from '../../host/serve-info.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
 import { findByRef, mapLimit, readRecords } from '../../util/refs.js';
@@ -32,9 +30,8 @@ export interface KnowledgeDocument {
 
 export interface KnowledgeOptions {
   storage: Storages;
-  config: WeirConfig;
-  /** The home: a `weir serve` running on it gives public URLs their base. */
-  home?: string;
+  /** The base of the URLs the host answers from outside (e.g. `https://hooks.example.com`), asked per URL. */
+  publicBase(): string;
   /** Directory for document bytes (see `blobDir`); raw items in the cloud mount without one. */
   dir?: string;
 }
@@ -51,7 +48,7 @@ const DOCS = 'weir knowledge list';
  * const doc = await weir.knowledge.upload({ name: 'refunds.md', data: '# Refunds\nWithin 30 days.' }, folder.id)
  * await weir.knowledge.search('refund') // [{ id: doc.id, name: 'refunds.md', snippet: ... }]
  */
-export function createKnowledge({ storage, config, home, dir }: KnowledgeOptions) {
+export function createKnowledge({ storage, publicBase, dir }: KnowledgeOptions) {
   const folders: KeyValueStorage = storage.view('cloud', 'knowledge:folders');
   const docs: KeyValueStorage = storage.view('cloud', 'knowledge:docs');
   const tokens: KeyValueStorage = storage.view('cloud', 'knowledge:tokens');
@@ -158,7 +155,7 @@ export function createKnowledge({ storage, config, home, dir }: KnowledgeOptions
     /** The public URL of a document: `<publicUrl>/kb/<token>`, answered by `weir serve`. */
     async url(ref: string): Promise<{ id: string; name: string; url: string }> {
       const doc = await document(ref);
-      return { id: doc.id, name: doc.name, url: `${publicBase(home, config.publicUrl)}/kb/${doc.token}` };
+      return { id: doc.id, name: doc.name, url: `${publicBase()}/kb/${doc.token}` };
     },
 
     /** Deletes a document (its public URL then answers 404). */

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { WeirError } from '../../errors.js';
-import type { KeyValueStorage } from '../../storage/index.js';
-import type { Weir } from '../../weir.js';
+import type { WeirConfig } from '../../config.js';
+import type { KeyValueStorage, Storages } from '../../storage/index.js';
+import type { Secrets } from '../secrets/index.js';
 import { git, gitOk, remoteDefaultBranch, resolveRemote, tokenConfig } from './git.js';
-import { checkPath, projectFiles, snapshotHash, type ProjectFiles } from './snapshot.js';
+import { checkPath, projectFiles, snapshotHash, type ProjectFiles, type ProjectSources } from './snapshot.js';
 
-export { projectFiles, snapshotHash } from './snapshot.js';
+export { projectFiles, snapshotHash, type ProjectSources } from './snapshot.js';
 
 /** What the cloud mount remembers of the last push (`projects:<id>`). */
 export interface ProjectState {
@@ -17,7 +18,43 @@ export interface ProjectState {
   lastPush: { at: string; commit: string; hash: string; files: number } | null;
 }
 
-export type Projects = ReturnType<typeof createProjects>;
+/** What `deploy` did: the commit pushed, whether the state had changed since the last one, how many files. */
+export interface ProjectDeploy {
+  id: string;
+  remote: string;
+  branch: string;
+  commit: string;
+  committed: boolean;
+  files: number;
+  pushedAt: string;
+}
+
+/** The configured remote, the last push and whether the state differs from it. */
+export interface ProjectStatus {
+  id: string;
+  remote: string | null;
+  branch: string | null;
+  lastPush: { at: string; commit: string; files: number } | null;
+  changed: boolean;
+}
+
+/** The state of a home kept in a git repository (`weir project deploy/status`). */
+export interface Projects {
+  /** Writes the state into the working repository, commits when it changed, and force-pushes. */
+  deploy(ref?: string): Promise<ProjectDeploy>;
+  /** Remote, last push, and whether the state differs from what was pushed. */
+  status(ref?: string): Promise<ProjectStatus>;
+}
+
+/** What projects read: the managers whose state they hold, the configuration, secrets (a git token). */
+export interface ProjectsOptions {
+  sources: ProjectSources;
+  storage: Storages;
+  config: WeirConfig;
+  home?: string;
+  secrets: Secrets;
+  env: Record<string, string | undefined>;
+}
 
 const DEFAULT_ID = 'default';
 
@@ -29,12 +66,12 @@ const DEFAULT_ID = 'default';
  * const r = await weir.projects.deploy()     // { commit, remote, branch, committed, files }
  * const s = await weir.projects.status()     // { remote, lastPush, changed }
  */
-export function createProjects({ weir }: { weir: Weir }) {
-  const store: KeyValueStorage = weir.storage.view('cloud', 'projects');
+export function createProjects({ sources, storage, config, home, secrets, env }: ProjectsOptions): Projects {
+  const store: KeyValueStorage = storage.view('cloud', 'projects');
 
   /** The project of this home: `project.id` in weir.config.json, else "default". */
   function project(ref?: string) {
-    const settings = weir.config.project ?? {};
+    const settings = config.project ?? {};
     const id = typeof settings.id === 'string' && settings.id ? settings.id : DEFAULT_ID;
     if (ref && ref !== id) throw new WeirError('NOT_FOUND', `project "${ref}" not found: this home holds project "${id}"`);
     return { id, remote: settings.remote, branch: settings.branch, username: settings.username };
@@ -43,7 +80,7 @@ export function createProjects({ weir }: { weir: Weir }) {
   function requireRemote(remote: string | undefined): string {
     if (remote) return remote;
     throw new WeirError('INVALID_CONFIG', 'no project remote is configured', {
-      hints: [`add {"project": {"remote": "<git URL or path>"}} to ${weir.home ? join(weir.home, 'weir.config.json') : 'weir.config.json'}`],
+      hints: [`add {"project": {"remote": "<git URL or path>"}} to ${home ? join(home, 'weir.config.json') : 'weir.config.json'}`],
     });
   }
 
@@ -57,16 +94,21 @@ export function createProjects({ weir }: { weir: Weir }) {
     }
   }
 
+  /** A secret by name, else the environment's value (a token may come from either). */
+  async function secret(name: string): Promise<string | undefined> {
+    const stored = await secrets.get(name).catch(() => undefined);
+    return stored ?? env[name];
+  }
+
   return {
-    /** Writes the state into the working repository, commits when it changed, and force-pushes. */
     async deploy(ref?: string) {
       const p = project(ref);
       const remote = requireRemote(p.remote);
-      if (!weir.home) throw new WeirError('INVALID_CONFIG', 'projects need a home directory (the git repository lives there)');
-      const url = resolveRemote(remote, weir.home);
-      const token = /^https?:\/\//i.test(url) ? await secret(weir, 'GIT_TOKEN') : undefined;
+      if (!home) throw new WeirError('INVALID_CONFIG', 'projects need a home directory (the git repository lives there)');
+      const url = resolveRemote(remote, home);
+      const token = /^https?:\/\//i.test(url) ? await secret('GIT_TOKEN') : undefined;
       const auth = { config: tokenConfig(url, token, p.username) };
-      const repo = join(weir.home, 'project', p.id);
+      const repo = join(home, 'project', p.id);
       await mkdir(repo, { recursive: true });
       const opts = { cwd: repo, ...auth };
       const branch = p.branch || (await remoteDefaultBranch(url, opts)) || 'main';
@@ -74,7 +116,7 @@ export function createProjects({ weir }: { weir: Weir }) {
       // Build on the remote's history when it has some, so nothing already there is orphaned.
       const fetched = await git(['fetch', '-q', '--no-tags', url, branch], opts);
       if (fetched.code === 0) await gitOk(['reset', '-q', '--soft', 'FETCH_HEAD'], opts);
-      const files = await projectFiles(weir, p.id);
+      const files = await projectFiles(sources, p.id);
       await writeTree(repo, files);
       await gitOk(['add', '-A'], opts);
       const hasHead = (await git(['rev-parse', '-q', '--verify', 'HEAD'], opts)).code === 0;
@@ -88,19 +130,12 @@ export function createProjects({ weir }: { weir: Weir }) {
       return { id: p.id, remote, branch, commit, committed: changed, files: files.size, pushedAt: at };
     },
 
-    /** Remote, last push, and whether the state differs from what was pushed. */
     async status(ref?: string) {
       const p = project(ref);
       const state = await store.getItem<ProjectState>(p.id);
       const lastPush = state?.lastPush ?? null;
-      const changed = !lastPush || snapshotHash(await projectFiles(weir, p.id)) !== lastPush.hash;
+      const changed = !lastPush || snapshotHash(await projectFiles(sources, p.id)) !== lastPush.hash;
       return { id: p.id, remote: p.remote ?? null, branch: p.branch ?? state?.branch ?? null, lastPush: lastPush && { at: lastPush.at, commit: lastPush.commit, files: lastPush.files }, changed };
     },
   };
-}
-
-/** A secret by name, else the environment's value (a token may come from either). */
-async function secret(weir: Weir, name: string): Promise<string | undefined> {
-  const stored = await weir.secrets.get(name).catch(() => undefined);
-  return stored ?? weir.env[name];
 }

@@ -1,8 +1,8 @@
 import type { SystemTable } from './types.js';
 
-/** The part of the executions manager the system table reads (attached by the executor area). */
+/** The part of the executions manager the system table reads. */
 export interface ExecutionSource {
-  executions?: { list(options?: { limit?: number }): Promise<object[]> };
+  list(options?: { limit?: number }): Promise<object[]>;
 }
 
 /** How many executions, newest first, `system.executions` holds. */
@@ -12,11 +12,11 @@ const json = (v: unknown) => (v === undefined || v === null ? null : JSON.string
 
 /**
  * `system.executions`: every workflow execution as a read-only table (CONTRACT 11), loaded from
- * `weir.executions.list()` when a query uses it; empty when the instance has no executions manager.
+ * `executions.list()` when a query uses it.
  * @example
- * createTables({ ..., system: [executionsTable(weir)] })
+ * createTables({ ..., system: [executionsTable(executions)] })
  */
-export function executionsTable(source: object): SystemTable {
+export function executionsTable(executions: ExecutionSource): SystemTable {
   return {
     meta: {
       id: 'sys_executions',
@@ -42,7 +42,7 @@ export function executionsTable(source: object): SystemTable {
       { name: 'result', type: 'TEXT' },
     ],
     async load() {
-      const list = (await (source as ExecutionSource).executions?.list({ limit: EXECUTIONS_ROWS })) ?? [];
+      const list = await executions.list({ limit: EXECUTIONS_ROWS });
       return list.map((e: any) => ({
         id: e.id,
         workflowId: e.workflowId ?? null,

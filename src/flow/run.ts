@@ -1,0 +1,31 @@
+import { WeirError } from '../errors.js';
+import type { Workflows } from '../resources/workflows/index.js';
+import type { Executor } from '../types/executor.js';
+import type { RunWorkflow } from '../types/node-services.js';
+import type { RunOptions } from './types.js';
+
+/**
+ * `weir.run`: finds a workflow by id or name (the published copy with `published`, else the local draft)
+ * and runs it.
+ * @example
+ * const run = createRun({ workflows, executor })
+ * const record = await run('orders', { id: 42 }, { published: true })
+ * if (record.status === 'success') console.log(record.result)
+ */
+export function createRun({ workflows, executor }: { workflows: Workflows; executor: Executor }): RunWorkflow {
+  return async function run(ref, input = {}, options = {}) {
+    const { published, trigger = 'manual', ...rest } = options;
+    let workflow: RunOptions['workflow'];
+    if (published) {
+      const pub = await workflows.findPublished(ref);
+      if (!pub) {
+        throw new WeirError('NOT_FOUND', `no published workflow "${ref}"`, { hints: ['publish it with `weir workflows publish <workflow-id>`'] });
+      }
+      workflow = { id: pub.id, name: pub.name, version: pub.version, config: pub.config, hash: pub.hash };
+    } else {
+      const wf = await workflows.getLocal(ref);
+      workflow = { id: wf.id, name: wf.name, version: wf.base?.version ?? null, config: wf.config };
+    }
+    return executor.run({ ...rest, workflow, input, trigger });
+  };
+}

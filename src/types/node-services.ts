@@ -1,0 +1,31 @@
+import type { ExecutionRecord, WeirRunOptions } from '../flow/types.js';
+import type { Knowledge } from '../resources/knowledge/index.js';
+import type { Kv } from '../resources/kv/index.js';
+import type { Objects } from '../resources/objects/index.js';
+import type { Tables } from '../resources/tables/index.js';
+import type { Sandbox } from '../sandbox/index.js';
+import type { NetworkPolicy } from '../util/network.js';
+
+/** Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`. */
+export type RunWorkflow = (ref: string, input?: unknown, options?: WeirRunOptions) => Promise<ExecutionRecord>;
+
+/**
+ * What a node's `run` may use of the instance running its flow (`ctx.services`): the resource managers a
+ * flow reads and writes, the sandbox, the network policy and `run` for nested flows, never the instance's
+ * lifecycle. A weir instance gives all of them; an executor built on its own (`createExecutor`) may leave
+ * any out, and a node that needs a missing one fails with UNAVAILABLE.
+ * @example
+ * defineNode({ type: 'count_keys', run: async (ctx) => (await ctx.services.kv!.keys('orders')).length })
+ */
+export interface NodeServices {
+  /** Runs another workflow (`call_flow`), recorded as its own execution. */
+  readonly run?: RunWorkflow;
+  /** The JavaScript sandbox of Code nodes. */
+  readonly sandbox?: Sandbox;
+  /** Which addresses outgoing requests (`http_request`) may reach. */
+  readonly network?: NetworkPolicy;
+  readonly kv?: Kv;
+  readonly tables?: Tables;
+  readonly objects?: Objects;
+  readonly knowledge?: Knowledge;
+}
