@@ -5,6 +5,7 @@
 export { createWeir, type Weir, type WeirOptions } from './weir.js';
 export { WeirError, CODES, toExit, toHttp, toJson, type ErrorCode } from './errors.js';
 export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './nodes/index.js';
+export type { NodeServices, RunWorkflow } from './types/node-services.js';
 export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
 export { resolveHome, loadConfig, type WeirConfig } from './config.js';
 export type { WeirEvents, WeirBus } from './events.js';

@@ -1,16 +1,9 @@
-import type { ErrorInfo, ExecutionRecord, NodeRecord } from './types.js';
+import type { ErrorInfo, ExecutionRecord, Masker, NodeRecord } from './types.js';
+
+export type { Masker } from './types.js';
 
 /** Secret values shorter than this are not masked: they occur by chance in ordinary text. */
 export const MIN_MASKED_LENGTH = 6;
-
-/**
- * Masks secret values in data (see {@link createMasker}); `record` masks the data fields of an execution
- * record and returns a record it made before as is.
- */
-export interface Masker {
-  <T>(value: T): T;
-  record(record: ExecutionRecord): ExecutionRecord;
-}
 
 const MASK = '***';
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

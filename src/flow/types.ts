@@ -1,5 +1,13 @@
 import type { FlowConfig } from '../resources/workflows/types.js';
-import type { Masker } from './masking.js';
+
+/**
+ * Masks secret values in data (made by `createMasker`); `record` masks the data fields of an execution
+ * record and returns a record it made before as is.
+ */
+export interface Masker {
+  <T>(value: T): T;
+  record(record: ExecutionRecord): ExecutionRecord;
+}
 
 export type ExecutionStatus = 'queued' | 'running' | 'success' | 'error' | 'cancelled';
 export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow';

@@ -33,7 +33,17 @@ export interface SandboxRun {
   logLimits?: { lines: number; chars: number };
 }
 
-export type Sandbox = ReturnType<typeof createSandbox>;
+/**
+ * The isolated JavaScript sandbox of Code nodes (`weir.sandbox`).
+ * @example
+ * await weir.sandbox.run('return $input.a + 1', { globals: { $input: { a: 1 } } }) // 2
+ */
+export interface Sandbox {
+  /** Runs `code` as the body of a function and resolves to its JSON return value. */
+  run(code: string, options: SandboxRun): Promise<unknown>;
+  /** Stops the worker threads. */
+  close(): Promise<void>;
+}
 
 /**
  * Runs user JavaScript off the main thread, in QuickJS compiled to WebAssembly inside a pool of worker
@@ -44,7 +54,7 @@ export type Sandbox = ReturnType<typeof createSandbox>;
  * await sandbox.run('return $input.a * 2', { globals: { $input: { a: 21 } } }) // 42
  * await sandbox.close()
  */
-export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DEFAULT_MAX_OUTPUT, workers = availableParallelism() }: SandboxOptions = {}) {
+export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DEFAULT_MAX_OUTPUT, workers = availableParallelism() }: SandboxOptions = {}): Sandbox {
   const pool = createPool({ size: Math.max(1, workers), memoryMb, maxOutputBytes });
   return {
     /** Runs `code` as the body of a function and resolves to its JSON return value. */

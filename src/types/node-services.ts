@@ -1,8 +1,8 @@
 import type { ExecutionRecord, WeirRunOptions } from '../flow/types.js';
-import type { Knowledge } from '../resources/knowledge/index.js';
-import type { Kv } from '../resources/kv/index.js';
-import type { Objects } from '../resources/objects/index.js';
-import type { Tables } from '../resources/tables/index.js';
+import type { Knowledge } from './knowledge.js';
+import type { Kv } from './kv.js';
+import type { Objects } from './objects.js';
+import type { Tables } from './tables.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { NetworkPolicy } from '../util/network.js';
 

@@ -1,4 +1,4 @@
-import type { Agent } from './index.js';
+import type { Agent } from '../../types/agents.js';
 
 const SHIPPED = '2024-01-01T00:00:00.000Z';
 

@@ -2,31 +2,9 @@ import { WeirError } from '../../errors.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { readRecords } from '../../util/refs.js';
 import { BUILTIN_AGENTS } from './builtins.js';
+import type { Agents, Agent, AgentSummary, AgentCreateOptions } from '../../types/agents.js';
 
-/** An AI agent of the organization (seed 2.6): id chosen by its creator, type, category and system prompt. */
-export interface Agent {
-  id: string;
-  name: string;
-  description?: string;
-  type: string;
-  category: string;
-  /** Shipped with weir: read-only. */
-  builtIn: boolean;
-  systemPrompt: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type AgentSummary = Pick<Agent, 'id' | 'name' | 'type' | 'category' | 'builtIn'>;
-
-export interface AgentCreateOptions {
-  description?: string;
-  type?: string;
-  category?: string;
-  prompt?: string;
-}
-
-export type Agents = ReturnType<typeof createAgents>;
+export type { Agents, Agent, AgentSummary, AgentCreateOptions } from '../../types/agents.js';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -36,7 +14,7 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
  * await weir.agents.create('refunds', 'Refund helper', 'Drafts refund answers', { category: 'support' })
  * await weir.agents.setPrompt('refunds', 'You draft polite refund answers.')
  */
-export function createAgents({ storage }: { storage: Storages }) {
+export function createAgents({ storage }: { storage: Storages }): Agents {
   const custom: KeyValueStorage = storage.view('cloud', 'agents');
   const builtIn = (id: string) => BUILTIN_AGENTS.find((a) => a.id === id);
 

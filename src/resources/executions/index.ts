@@ -5,6 +5,9 @@ import type { Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
 import { CarriesJson, reviveWebhookInput } from '../../util/json-text.js';
 import { startTimeOf } from './ids.js';
+import type { Executions } from '../../types/executions.js';
+
+export type { Executions } from '../../types/executions.js';
 
 export { newExecutionId, startTimeOf } from './ids.js';
 
@@ -93,8 +96,6 @@ const recordsOf = (value: unknown): ExecutionRecord[] => {
 };
 const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 
-export type Executions = ReturnType<typeof createExecutions>;
-
 /**
  * Execution records in `cloud:executions`, written in batches: the records saved while a write is under way
  * go out together as one item `runs:<workflowId>:<reverse time>_<count>_<batch>` (group commit), so a busy
@@ -107,7 +108,7 @@ export type Executions = ReturnType<typeof createExecutions>;
  * const latest = await weir.executions.list({ workflowId: 'wf_abc', limit: 5 })
  * const one = await weir.executions.get(latest[0].id)
  */
-export function createExecutions({ storage, config = {} }: ExecutionsOptions) {
+export function createExecutions({ storage, config = {} }: ExecutionsOptions): Executions {
   const store = storage.view('cloud', 'executions');
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;

@@ -7,6 +7,9 @@ import { buildInterface } from './build.js';
 import { packFiles, readSources, sizeOf, unpackFiles } from './files.js';
 import { findInterfaceFolder, readManifest, type InterfaceFolder } from './local.js';
 import { INTERFACE_TYPES, type FileMap, type InterfaceLogEntry, type InterfaceRecord, type InterfaceType } from './types.js';
+import type { Interfaces } from '../../types/interfaces.js';
+
+export type { Interfaces } from '../../types/interfaces.js';
 
 export * from './types.js';
 export { buildInterface } from './build.js';
@@ -26,8 +29,6 @@ const LOG_KEEP = 1000;
 
 type Packed = ReturnType<typeof packFiles>;
 
-export type Interfaces = ReturnType<typeof createInterfaces>;
-
 /**
  * The interface manager: records, deployed builds, source snapshots and logs in the `cloud` mount
  * (`interfaces:records:<id>`, `interfaces:builds:<id>`, `interfaces:sources:<id>`, `interfaces:logs:<id>:<n>`).
@@ -36,7 +37,7 @@ export type Interfaces = ReturnType<typeof createInterfaces>;
  * await weir.interfaces.deploy({ dir: '/src/shop', manifest: shop })
  * const page = (await weir.interfaces.served('shop'))?.files.get('index.html')
  */
-export function createInterfaces({ storage, bus }: InterfacesOptions) {
+export function createInterfaces({ storage, bus }: InterfacesOptions): Interfaces {
   const store: KeyValueStorage = storage.view('cloud', 'interfaces');
   const nameKey = (name: string) => `names:${encodeURIComponent(name)}`;
   const now = () => new Date().toISOString();

@@ -6,27 +6,11 @@ import { createBlobStore, type BlobSource } from '../objects/blobs.js';
 import { contentTypeOf, isTextType } from '../objects/content-type.js';
 import { createSearchIndex, type IndexedDoc, type SearchHit } from './search.js';
 import { extractText } from './text.js';
+import type { Knowledge, KnowledgeFolder, KnowledgeDocument } from '../../types/knowledge.js';
+
+export type { Knowledge, KnowledgeFolder, KnowledgeDocument } from '../../types/knowledge.js';
 
 export type { SearchHit } from './search.js';
-
-export interface KnowledgeFolder {
-  id: string;
-  name: string;
-  parentId: string | null;
-  createdAt: string;
-}
-
-export interface KnowledgeDocument {
-  id: string;
-  name: string;
-  folderId: string | null;
-  contentType: string;
-  size: number;
-  sha256: string;
-  /** The unguessable part of the public URL (`/kb/<token>`). */
-  token: string;
-  createdAt: string;
-}
 
 export interface KnowledgeOptions {
   storage: Storages;
@@ -35,8 +19,6 @@ export interface KnowledgeOptions {
   /** Directory for document bytes (see `blobDir`); raw items in the cloud mount without one. */
   dir?: string;
 }
-
-export type Knowledge = ReturnType<typeof createKnowledge>;
 
 const DOCS = 'weir knowledge list';
 
@@ -48,7 +30,7 @@ const DOCS = 'weir knowledge list';
  * const doc = await weir.knowledge.upload({ name: 'refunds.md', data: '# Refunds\nWithin 30 days.' }, folder.id)
  * await weir.knowledge.search('refund') // [{ id: doc.id, name: 'refunds.md', snippet: ... }]
  */
-export function createKnowledge({ storage, publicBase, dir }: KnowledgeOptions) {
+export function createKnowledge({ storage, publicBase, dir }: KnowledgeOptions): Knowledge {
   const folders: KeyValueStorage = storage.view('cloud', 'knowledge:folders');
   const docs: KeyValueStorage = storage.view('cloud', 'knowledge:docs');
   const tokens: KeyValueStorage = storage.view('cloud', 'knowledge:tokens');

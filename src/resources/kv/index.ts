@@ -4,14 +4,9 @@ import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
 import { isObject } from '../../util/json.js';
 import { findByRef, mapLimit, readRecords } from '../../util/refs.js';
+import type { Kv, KvNamespace } from '../../types/kv.js';
 
-/** A KV namespace (seed 2.6). */
-export interface KvNamespace {
-  id: string;
-  name: string;
-  description?: string;
-  createdAt: string;
-}
+export type { Kv, KvNamespace } from '../../types/kv.js';
 
 /** A stored value: `k` keeps the original key (hashed storage keys cannot be decoded), `v` the text. */
 interface Entry {
@@ -25,8 +20,6 @@ export interface KvOptions {
   cacheMs?: number;
 }
 
-export type Kv = ReturnType<typeof createKv>;
-
 const LIST = 'weir data kv list';
 
 /**
@@ -37,7 +30,7 @@ const LIST = 'weir data kv list';
  * await weir.kv.setValue('sessions', 'user:1', '{"cart":[]}')
  * await weir.kv.getValue('sessions', 'user:1') // '{"cart":[]}'
  */
-export function createKv({ storage, cacheMs = 1000 }: KvOptions) {
+export function createKv({ storage, cacheMs = 1000 }: KvOptions): Kv {
   const namespaces: KeyValueStorage = storage.view('cloud', 'kv:namespaces');
   const data: KeyValueStorage = storage.view('cloud', 'kv:data');
   // The per-operation path stays at one storage call: a resolved namespace is reused for `cacheMs`.

@@ -4,26 +4,18 @@ import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { readRecords } from '../../util/refs.js';
 import { createBlobStore, type BlobSource } from './blobs.js';
 import { contentTypeOf } from './content-type.js';
+import type { Objects, ObjectInfo } from '../../types/objects.js';
+
+export type { Objects, ObjectInfo } from '../../types/objects.js';
 
 export { contentTypeOf, isTextType } from './content-type.js';
 export { blobDir, createBlobStore, type BlobStore, type BlobSource } from './blobs.js';
-
-/** An object's metadata. */
-export interface ObjectInfo {
-  key: string;
-  size: number;
-  contentType: string;
-  modified: string;
-  sha256: string;
-}
 
 export interface ObjectsOptions {
   storage: Storages;
   /** Directory for object bytes (streamed files); without one, bytes are raw items in the cloud mount. */
   dir?: string;
 }
-
-export type Objects = ReturnType<typeof createObjects>;
 
 /**
  * Key-addressed object storage. Metadata lives in the `cloud` mount (`objects:<sha256 of key>`); bytes go to
@@ -33,7 +25,7 @@ export type Objects = ReturnType<typeof createObjects>;
  * await weir.objects.put('reports/q1.csv', fs.createReadStream('q1.csv'))
  * const { info, stream } = await weir.objects.stream('reports/q1.csv')
  */
-export function createObjects({ storage, dir }: ObjectsOptions) {
+export function createObjects({ storage, dir }: ObjectsOptions): Objects {
   const meta: KeyValueStorage = storage.view('cloud', 'objects');
   const blobs = createBlobStore({ dir, storage: storage.view('cloud', 'blobs:objects') });
 

@@ -5,10 +5,12 @@ import { WeirError } from '../../errors.js';
 import type { WeirConfig } from '../../config.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import type { Secrets } from '../secrets/index.js';
+import type { Projects } from '../../types/projects.js';
 import { git, gitOk, remoteDefaultBranch, resolveRemote, tokenConfig } from './git.js';
 import { checkPath, projectFiles, snapshotHash, type ProjectFiles, type ProjectSources } from './snapshot.js';
 
 export { projectFiles, snapshotHash, type ProjectSources } from './snapshot.js';
+export type { ProjectDeploy, Projects, ProjectStatus } from '../../types/projects.js';
 
 /** What the cloud mount remembers of the last push (`projects:<id>`). */
 export interface ProjectState {
@@ -16,34 +18,6 @@ export interface ProjectState {
   remote: string;
   branch: string;
   lastPush: { at: string; commit: string; hash: string; files: number } | null;
-}
-
-/** What `deploy` did: the commit pushed, whether the state had changed since the last one, how many files. */
-export interface ProjectDeploy {
-  id: string;
-  remote: string;
-  branch: string;
-  commit: string;
-  committed: boolean;
-  files: number;
-  pushedAt: string;
-}
-
-/** The configured remote, the last push and whether the state differs from it. */
-export interface ProjectStatus {
-  id: string;
-  remote: string | null;
-  branch: string | null;
-  lastPush: { at: string; commit: string; files: number } | null;
-  changed: boolean;
-}
-
-/** The state of a home kept in a git repository (`weir project deploy/status`). */
-export interface Projects {
-  /** Writes the state into the working repository, commits when it changed, and force-pushes. */
-  deploy(ref?: string): Promise<ProjectDeploy>;
-  /** Remote, last push, and whether the state differs from what was pushed. */
-  status(ref?: string): Promise<ProjectStatus>;
 }
 
 /** What projects read: the managers whose state they hold, the configuration, secrets (a git token). */

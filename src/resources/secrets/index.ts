@@ -3,17 +3,13 @@ import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { cloudProbe, createFreshness } from '../../triggers/changes.js';
 import { readRecords } from '../../util/refs.js';
 import { loadMasterKey, seal, unseal, type MasterKey, type Sealed } from './crypto.js';
+import type { Secrets, SecretSummary } from '../../types/secrets.js';
+
+export type { Secrets, SecretSummary } from '../../types/secrets.js';
 
 export { parseMasterKey, KEY_FILE } from './crypto.js';
 
 interface SecretRecord extends Sealed {
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What `secrets list` shows: names and times, never values. */
-export interface SecretSummary {
   name: string;
   createdAt: string;
   updatedAt: string;
@@ -24,8 +20,6 @@ export interface SecretsOptions {
   home?: string;
   env: Record<string, string | undefined>;
 }
-
-export type Secrets = ReturnType<typeof createSecrets>;
 
 // Names are usable as `$env.NAME` in expressions and as environment variable names.
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -46,7 +40,7 @@ const checkName = (name: string) => {
  * await weir.secrets.set('STRIPE_KEY', 'sk_live_...')
  * const env = await weir.secrets.values() // { STRIPE_KEY: 'sk_live_...' }
  */
-export function createSecrets({ storage, home, env }: SecretsOptions) {
+export function createSecrets({ storage, home, env }: SecretsOptions): Secrets {
   const records: KeyValueStorage = storage.view('cloud', 'secrets');
   let master: Promise<MasterKey> | undefined;
   const key = () => (master ??= loadMasterKey({ home, env }));

@@ -10,11 +10,14 @@ import { callLimits, type QueryOptions, queryLimits } from './limits.js';
 import { checkScope } from './scope.js';
 import { AUTO_SCHEMA, checkColumnName, checkTableName, coerce, inferType, parseSchema } from './schema.js';
 import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, TableEngine, TableMeta, Touched } from './types.js';
+import type { Tables } from '../../types/tables.js';
+
+export type { Tables } from '../../types/tables.js';
 
 export * from './types.js';
 export { checkTableName, parseSchema } from './schema.js';
 export { executionsTable, type ExecutionSource } from './system.js';
-export type { QueryLimits, QueryOptions } from './limits.js';
+export type { QueryOptions } from './limits.js';
 
 export interface TablesOptions {
   home?: string;
@@ -34,8 +37,6 @@ interface Resolved {
   key: ColumnDef | undefined;
   system?: SystemTable;
 }
-
-export type Tables = ReturnType<typeof createTables>;
 
 const AUTO_COLUMNS = ['id', 'createdAt', 'updatedAt'];
 const RECHECK_MS = 250;
@@ -58,7 +59,7 @@ const bindable = (params: unknown): unknown[] | Record<string, unknown> => {
  * await weir.tables.insert('user.orders', { sku: 'A-1', qty: 2 })
  * await weir.tables.query('user.orders', 'SELECT * FROM "user.orders" WHERE qty > ?', [1])
  */
-export function createTables({ home, config, system = [], engine: given }: TablesOptions) {
+export function createTables({ home, config, system = [], engine: given }: TablesOptions): Tables {
   const limits = queryLimits(config);
   let engine: TableEngine | undefined = given;
   const db = () => (engine ??= openEngine({ home, config }));

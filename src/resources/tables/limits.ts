@@ -1,13 +1,6 @@
 import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
-import type { Row } from './types.js';
-
-/** How much one user statement may return and how long it may run. */
-export interface QueryLimits {
-  maxRows: number;
-  maxBytes: number;
-  timeoutMs: number;
-}
+import type { QueryLimits, Row } from './types.js';
 
 /** Per call: a shorter time limit (a node's `timeoutMs`) and a signal that stops the statement. */
 export interface QueryOptions {

@@ -3,12 +3,11 @@
 // a result past the caps is refused here, before it reaches the host. Started by sqlite-process.ts with the
 // database file as its argument; it answers one request at a time.
 import { toWeirError } from '../../errors.js';
-import type { QueryLimits } from './limits.js';
 import { BUSY_TIMEOUT_MS, type SqlDatabase, type SqlParams, type SqlStatement, loadSqliteDriver } from './sqlite-driver.js';
 import { ensureTemp, fillTemp, type TempTable } from './sqlite-ddl.js';
 import { sqlError } from './sqlite-errors.js';
 import { runStatement } from './sqlite-run.js';
-import type { ExecResult, Row } from './types.js';
+import type { ExecResult, QueryLimits, Row } from './types.js';
 
 /** A statement to run, with the system tables it reads (their rows as arrays in column order). */
 export interface SqlRequest {

@@ -1,9 +1,9 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { WeirError } from '../../errors.js';
-import { paramCheck } from './sqlite-params.js';
+import { paramCheck, type SqlParams } from './sqlite-params.js';
 
 /** Positional values, or named ones (`:name`, `@name`, `$name` keys without their prefix). */
-export type SqlParams = unknown[] | Record<string, unknown>;
+export type { SqlParams } from './sqlite-params.js';
 
 /** A prepared statement, as both drivers offer it (better-sqlite3's shape, which node:sqlite is adapted to). */
 export interface SqlStatement {

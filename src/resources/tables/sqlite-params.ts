@@ -1,4 +1,5 @@
-import type { SqlParams } from './sqlite-driver.js';
+/** Values bound to a statement: by position or by name. */
+export type SqlParams = unknown[] | Record<string, unknown>;
 
 // Literals, quoted identifiers and comments (skipped), then `?`, `?NNN` and `:name` / `@name` / `$name`.
 const TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|\?(\d*)|(?<![\w$])[:@$]([\p{L}\p{N}_$]+)/gu;

@@ -2,9 +2,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ErrorCode, WeirError } from '../../errors.js';
-import { type QueryLimits, queryTimeout } from './limits.js';
+import { queryTimeout } from './limits.js';
 import type { SqlReply, SqlRequest } from './sqlite-child.js';
-import type { ExecResult, Row } from './types.js';
+import type { ExecResult, QueryLimits, Row } from './types.js';
 
 // The SQL process's script sits beside this module: sqlite-child.ts in the sources, sqlite-child.js or .cjs
 // in the build (the build puts every entry and chunk in one folder).

@@ -1,6 +1,6 @@
-import { type QueryLimits, queryTimeout, resultCap } from './limits.js';
+import { queryTimeout, resultCap } from './limits.js';
 import type { SqlParams, SqlStatement } from './sqlite-driver.js';
-import type { ExecResult, Row } from './types.js';
+import type { ExecResult, QueryLimits, Row } from './types.js';
 
 /** Rows per batch handed to `onBatch` (one IPC message from the SQL process). */
 const BATCH = 1000;

@@ -1,4 +1,9 @@
-import type { QueryLimits } from './limits.js';
+/** How much one user statement may return and how long it may run. */
+export interface QueryLimits {
+  maxRows: number;
+  maxBytes: number;
+  timeoutMs: number;
+}
 
 /** A value stored in a table cell. */
 export type SqlValue = string | number | bigint | null | Uint8Array;

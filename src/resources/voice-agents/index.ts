@@ -1,24 +1,16 @@
 import { WeirError } from '../../errors.js';
-import { telephonyProvider, twilioCredentials, voiceProvider, type TwilioNumber, type VoiceAgentInput } from '../../providers/index.js';
+import { telephonyProvider, twilioCredentials, voiceProvider, type VoiceAgentInput } from '../../providers/index.js';
 import { storageCached } from '../../triggers/telephony/cache.js';
 import { SMS_PATH, assertE164, telephonyTrigger, trimUrl } from '../../triggers/telephony/flows.js';
 import { createInbound } from './inbound.js';
 import type { ProviderGetters, VoiceAgentsOptions } from './types.js';
+import type { VoiceAgents, WebhookTarget, TwilioNumberStatus } from '../../types/voice-agents.js';
+
+export type { VoiceAgents, WebhookTarget, TwilioNumberStatus } from '../../types/voice-agents.js';
 
 export type { CallMapping, InboundMapping, SmsMapping, VoiceAgentsOptions } from './types.js';
 export type { InboundConfigured } from './inbound.js';
 export type { InboundStatus } from './status.js';
-
-/** Where a Twilio webhook URL leads: to this weir host, to the voice provider, elsewhere, or nowhere. */
-export type WebhookTarget = 'weir' | 'voice provider' | 'other' | 'none';
-
-/** A Twilio number with where its calls and messages go (`twilio-numbers`). */
-export interface TwilioNumberStatus extends TwilioNumber {
-  voice: WebhookTarget;
-  sms: WebhookTarget;
-  /** The flow its messages run, when configured through weir. */
-  smsFlow: string | null;
-}
 
 /** Where a webhook URL leads; `ours` tells whether it is this host's endpoint (null: weir has none there). */
 function target(url: string, ours: ((parsed: URL) => boolean) | null): WebhookTarget {
@@ -41,7 +33,7 @@ function target(url: string, ours: ((parsed: URL) => boolean) | null): WebhookTa
  * const agent = await weir.voiceAgents.create('Front desk', { prompt: 'You take bookings.' })
  * await weir.voiceAgents.configureInbound('+15551234567', 'after-call')
  */
-export function createVoiceAgents(options: VoiceAgentsOptions) {
+export function createVoiceAgents(options: VoiceAgentsOptions): VoiceAgents {
   const providers: ProviderGetters = {
     voice: () => voiceProvider(options),
     telephony: () => telephonyProvider(options),
@@ -115,4 +107,3 @@ export function createVoiceAgents(options: VoiceAgentsOptions) {
   };
 }
 
-export type VoiceAgents = ReturnType<typeof createVoiceAgents>;

@@ -8,6 +8,9 @@ import { diffConfigs, type Change } from './diff.js';
 import { syncAction, syncStatus } from './sync.js';
 import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowConfig, WorkflowDetails, WorkflowSummary } from './types.js';
 import { validateConfig, type ConfigCheck } from './validate.js';
+import type { Workflows } from '../../types/workflows.js';
+
+export type { Workflows } from '../../types/workflows.js';
 
 export * from './types.js';
 export { validateConfig, type ConfigCheck } from './validate.js';
@@ -29,8 +32,6 @@ export const starterConfig = (): FlowConfig => ({
   metadata: {},
 });
 
-export type Workflows = ReturnType<typeof createWorkflows>;
-
 /**
  * The workflow manager: drafts in the `local` mount, published copies in `cloud`, with the sync-status
  * state machine of CONTRACT section 4. Workflows are addressed by id or by (unique) name.
@@ -39,7 +40,7 @@ export type Workflows = ReturnType<typeof createWorkflows>;
  * await weir.workflows.save(id, config)
  * await weir.workflows.publish(id)
  */
-export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsOptions) {
+export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsOptions): Workflows {
   const local: KeyValueStorage = storage.view('local', 'workflows');
   const cloud: KeyValueStorage = storage.view('cloud', 'workflows');
   const tokens: KeyValueStorage = storage.view('cloud', 'webhook-tokens');
