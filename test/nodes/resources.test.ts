@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { flow, writeJson } from '../_utils.js';
 import { createWeir } from '../../src/weir.js';
-import { builtinNodes } from '../../src/nodes/index.js';
+import { builtinNodes, defineNode } from '../../src/nodes/index.js';
 import { fails, home, ok } from '../resources/_helpers.js';
 
 const chain = (nodes: any[]) =>
@@ -92,6 +92,24 @@ test('node run functions work on a library instance without a CLI', async () => 
   const noServices = { ...ctx('kv_get', { namespace: 'ns', key: 'k' }), services: {} };
   const err = (await Promise.resolve(byType.get('kv_get')!.run!(noServices)).catch((e) => e)) as Error;
   assert.match(err.message, 'this weir instance has no kv manager');
+  await weir.close();
+});
+
+test('a custom node sees the narrow node services, not the instance: it may use kv and run, not close it', async () => {
+  const seen = defineNode({
+    type: 'services_probe',
+    run: async (ctx) => {
+      await ctx.services.kv!.setValue('ns', 'from-node', 'yes');
+      return { keys: Object.keys(ctx.services).sort(), close: typeof (ctx.services as Record<string, unknown>).close };
+    },
+  });
+  const weir = await createWeir({ nodes: [seen] });
+  await weir.kv.init('ns');
+  const config = { nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', config: {} }, { id: 'services_probe-1', type: 'services_probe', config: {} }], edges: [{ source: 'manual_trigger-1', target: 'services_probe-1' }], variables: {}, metadata: {} };
+  const r = await weir.executor.run({ workflow: { id: 'wf_probe', name: 'probe', config }, input: {}, trigger: 'manual' });
+  assert.is(r.status, 'success', JSON.stringify(r.error));
+  assert.equal(r.result, { keys: ['knowledge', 'kv', 'network', 'objects', 'run', 'sandbox', 'tables'], close: 'undefined' });
+  assert.is(await weir.kv.getValue('ns', 'from-node'), 'yes');
   await weir.close();
 });
 
