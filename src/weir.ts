@@ -159,29 +159,9 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks });
   const run = createRun({ workflows, executor });
   const weir: Weir = {
-    home,
-    config,
-    storage,
-    bus,
-    nodes,
-    env,
-    network,
-    cluster,
-    workflows,
-    executions,
-    sandbox,
-    executor,
-    run,
-    interfaces,
-    tables,
-    kv,
-    objects,
-    secrets,
-    knowledge,
-    agents,
-    projects,
-    voiceAgents,
-    capture,
+    home, config, storage, bus, nodes, env, network, cluster,
+    workflows, executions, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
+    agents, projects, voiceAgents, capture,
     // The intake reads the instance it belongs to, so it is made once the instance exists.
     get intake() {
       return intake;
