@@ -89,12 +89,13 @@ export function createListener(weir: Weir, options: ListenerOptions = {}): Liste
   async function bodyOf(req: IncomingMessage, target: Target): Promise<RequestParts> {
     const headers = flatHeaders(req);
     const parsed = bodyLeftByParser(req, headers, maxBody);
-    if (!parsed) return { ...target, headers, rawBody: await readBody(req, maxBody, stopReading.signal) };
+    // Literal objects of one shape, not spreads of `target`: this runs once per request.
+    if (!parsed) return { url: target.url, base: target.base, publicUrl: target.publicUrl, headers, rawBody: await readBody(req, maxBody, stopReading.signal) };
     if (!parsed.exact && !warned) {
       warned = true;
       process.emitWarning('request bodies reach weir already parsed by a body parser; weir rebuilds them from req.body, so signatures over the raw bytes will not match. Mount weir before the body parser or keep the bytes in req.rawBody.', { code: 'WEIR_BODY_REBUILT' });
     }
-    return { ...target, headers: parsed.headers, rawBody: parsed.rawBody };
+    return { url: target.url, base: target.base, publicUrl: target.publicUrl, headers: parsed.headers, rawBody: parsed.rawBody };
   }
 
   async function serveOne(req: IncomingMessage, res: ServerResponse, target: Target): Promise<void> {

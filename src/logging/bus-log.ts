@@ -21,11 +21,12 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
     bus.on(name, handler);
     stops.push(() => bus.off(name, handler));
   };
+  // Fields are built only for a line that is written: most executions end in success, unlogged.
+  const fieldsOf = (e: WeirEvents['execution:end']) => ({ flow: e.workflowName, flowId: e.workflowId, exec: e.executionId, trigger: e.trigger, ms: msBetween(e.startedAt, e.finishedAt) });
   on('execution:end', (e) => {
-    const fields = { flow: e.workflowName, flowId: e.workflowId, exec: e.executionId, trigger: e.trigger, ms: msBetween(e.startedAt, e.finishedAt) };
-    if (e.status === 'error') logger.error({ ...fields, node: e.error?.node, code: e.error?.code, error: e.error?.message }, 'execution error');
-    else if (e.status === 'cancelled') logger.warn({ ...fields, error: e.error?.message }, 'execution cancelled');
-    else if (debug) logger.debug(fields, `execution ${e.status}`);
+    if (e.status === 'error') logger.error({ ...fieldsOf(e), node: e.error?.node, code: e.error?.code, error: e.error?.message }, 'execution error');
+    else if (e.status === 'cancelled') logger.warn({ ...fieldsOf(e), error: e.error?.message }, 'execution cancelled');
+    else if (debug) logger.debug(fieldsOf(e), `execution ${e.status}`);
   });
   on('schedule:error', (e) => logger.error({ flowId: e.workflowId, error: messageOf(e.error) }, 'schedule error'));
   on('schedule:skipped', (e) => logger.warn({ flowId: e.workflowId, at: e.at, reason: e.reason }, 'schedule slot skipped'));

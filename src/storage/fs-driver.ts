@@ -5,8 +5,12 @@ import { defineDriver } from 'unstorage';
 import { WeirError } from '../errors.js';
 import { isTempFile, writeFileAtomic, writeFileAtomicSync, writeFileSyncInDir } from './atomic.js';
 
-/** Records up to this many characters are written synchronously (see `setItem`). */
-const SYNC_WRITE_MAX = 16 * 1024;
+/**
+ * Records up to this many characters are written synchronously (see `setItem`). Sized for a busy host's
+ * execution batches (a webhook record with its headers and raw body is about 1 KB, and up to 32 go in one
+ * batch): past the limit a batch costs a thread-pool round trip per system call.
+ */
+const SYNC_WRITE_MAX = 64 * 1024;
 
 export interface FsDriverOptions {
   base: string;
