@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createWeir } from '../../../src/weir.js';
-import { chain, publish, send, startServe, tmpDir } from '../../host/_helpers.js';
+import { assertResponsive, chain, publish, send, startServe, tmpDir } from '../../host/_helpers.js';
 
 const CTE = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 20000000) SELECT count(*) AS n FROM c';
 
@@ -52,7 +52,7 @@ test('weir serve: a slow statement stops at the node timeoutMs with TIMEOUT whil
     assert.is(answer.json?.error?.code, 'TIMEOUT', answer.text);
     assert.ok(took < 1500, `the statement was stopped after ${took} ms`);
     assert.ok(waits.length >= 10, `${waits.length} health checks while the statement ran`);
-    assert.ok(Math.max(...waits) < 100, `slowest /healthz: ${Math.max(...waits)} ms`);
+    assertResponsive(waits, 500);
     // The next statement gets a fresh SQL process.
     assert.is((await send(`${s.url}/trigger/${tokens.blob}`, { body: '{"n":1}', headers: { 'content-type': 'application/json' } })).status, 200);
   } finally {
