@@ -6,11 +6,12 @@ import { WeirError } from '../errors.js';
 import { isTempFile, writeFileAtomic, writeFileAtomicSync, writeFileSyncInDir } from './atomic.js';
 
 /**
- * Records up to this many characters are written synchronously (see `setItem`). Sized for a busy host's
- * execution batches (a webhook record with its headers and raw body is about 1 KB, and up to 32 go in one
- * batch): past the limit a batch costs a thread-pool round trip per system call.
+ * Records up to this many characters are written synchronously (see `setItem`); larger ones go through the
+ * thread pool. 64 KiB was tried: in isolation a Respond-flow host then spent less CPU per request, but in
+ * the host bench's later rounds (the disk busy with the durable host's files) the synchronous writes of
+ * whole execution batches doubled it (45 -> 96 us), while 16 KiB held 65 us in every round.
  */
-const SYNC_WRITE_MAX = 64 * 1024;
+const SYNC_WRITE_MAX = 16 * 1024;
 
 export interface FsDriverOptions {
   base: string;
