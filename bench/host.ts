@@ -14,8 +14,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
-import { createRunner } from '../src/triggers/runner.js';
-import { createScheduler } from '../src/triggers/schedule.js';
+import { createRunner } from '../src/intake/runner.js';
+import { createScheduler } from '../src/intake/schedule.js';
 import { median, percentile, report, start, stop } from './_stats.js';
 
 interface Result {

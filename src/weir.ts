@@ -20,8 +20,8 @@ import { openStorage, type KeyValueStorage, type Storages } from './storage/inde
 import { createCluster, type Cluster } from './cluster/index.js';
 import type { ExecutionQueue } from './queue/index.js';
 import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
-import { createCapture, type Capture } from './triggers/capture.js';
-import { createIntake, type Intake } from './triggers/intake.js';
+import { createCapture, type Capture } from './intake/capture.js';
+import { createIntake, type Intake } from './intake/intake.js';
 import { logBus } from './logging/bus-log.js';
 import type { WeirLogger } from './logging/logger.js';
 

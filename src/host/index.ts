@@ -1,6 +1,6 @@
-import { cloudProbe, createFreshness } from '../triggers/changes.js';
+import { cloudProbe, createFreshness } from '../intake/changes.js';
 import { slotClaim } from '../cluster/slots.js';
-import { createScheduler, type Clock, type Scheduler } from '../triggers/schedule.js';
+import { createScheduler, type Clock, type Scheduler } from '../intake/schedule.js';
 import type { Weir } from '../weir.js';
 import { createHandler } from './handle.js';
 import { selectRoutes, type RouteGroup } from './routes.js';

@@ -1,10 +1,10 @@
 import { WeirError } from '../errors.js';
 import type { Route } from './types.js';
 import { interfaceRoutes } from '../resources/interfaces/routes.js';
-import { telephonyRoutes } from '../triggers/telephony/routes.js';
+import { telephonyRoutes } from '../intake/telephony/routes.js';
 import { clientRoutes, healthzRoutes } from './core-routes.js';
-import { webhookRoutes } from '../triggers/webhook.js';
-import { interfaceEventRoutes } from '../triggers/interface.js';
+import { webhookRoutes } from '../intake/webhook.js';
+import { interfaceEventRoutes } from '../intake/interface.js';
 import { knowledgeRoutes } from '../resources/knowledge/route.js';
 
 /**

@@ -1,6 +1,6 @@
 import { WeirError } from '../errors.js';
 import type { Weir } from '../weir.js';
-import { maxCrashesOf } from '../triggers/poison.js';
+import { maxCrashesOf } from '../intake/poison.js';
 import { createExecutionQueue } from './index.js';
 
 /** What a `weir serve` process does in a cluster (CONTRACT 13). */

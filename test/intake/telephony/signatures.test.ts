@@ -6,7 +6,7 @@ import {
   twilioSignature,
   verifyPostCallSignature,
   verifyTwilioSignature,
-} from '../../../src/triggers/telephony/signatures.js';
+} from '../../../src/intake/telephony/signatures.js';
 
 const vector = {
   url: 'https://mycompany.com/myapp.php?foo=1&bar=2',

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWeir } from '../../src/weir.js';
-import { inferSchema, variablePaths } from '../../src/triggers/infer-schema.js';
+import { inferSchema, variablePaths } from '../../src/intake/infer-schema.js';
 import { cli, flow, writeJson } from '../_utils.js';
 import { send, startServe, tmpDir } from '../host/_helpers.js';
 

@@ -2,11 +2,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendFileSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDeliveries, type Delivery } from '../../src/triggers/durable.js';
-import { createDeliveryQueue } from '../../src/triggers/delivery-queue.js';
-import { createJournal } from '../../src/triggers/journal.js';
+import { createDeliveries, type Delivery } from '../../src/intake/durable.js';
+import { createDeliveryQueue } from '../../src/intake/delivery-queue.js';
+import { createJournal } from '../../src/intake/journal.js';
 import { decodeBody, type RequestBody } from '../../src/host/request-body.js';
-import { WebhookInput } from '../../src/triggers/webhook-input.js';
+import { WebhookInput } from '../../src/intake/webhook-input.js';
 import { tmpDir } from '../host/_helpers.js';
 
 const segments = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.log')).sort();

@@ -3,7 +3,7 @@
 import { Cron } from 'croner';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileTiming, type Timing } from '../../src/triggers/schedule-time.js';
+import { compileTiming, type Timing } from '../../src/intake/schedule-time.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

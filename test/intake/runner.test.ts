@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRunner } from '../../src/triggers/runner.js';
+import { createRunner } from '../../src/intake/runner.js';
 import { createTurnGate } from '../../src/util/turn-gate.js';
 
 test('tasks submitted in one loop turn start together after it, at most `concurrency` at once', async () => {

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { postCallSignature, twilioSignature } from '../../../src/triggers/telephony/signatures.js';
+import { postCallSignature, twilioSignature } from '../../../src/intake/telephony/signatures.js';
 import { cli } from '../../_utils.js';
 import { makeHome, publishFlow, setSecrets, startServe, until, withWeir } from '../../providers/_setup.js';
 

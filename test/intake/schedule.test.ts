@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHost } from '../../src/host/index.js';
-import { createRunner } from '../../src/triggers/runner.js';
-import { createScheduler } from '../../src/triggers/schedule.js';
-import { compileTiming } from '../../src/triggers/schedule-time.js';
+import { createRunner } from '../../src/intake/runner.js';
+import { createScheduler } from '../../src/intake/schedule.js';
+import { compileTiming } from '../../src/intake/schedule-time.js';
 import { createWeir, type Weir } from '../../src/weir.js';
 import { chain, fakeClock, publish, tmpDir, until } from '../host/_helpers.js';
 
