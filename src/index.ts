@@ -3,7 +3,31 @@
  * @packageDocumentation
  */
 export { createWeir, type Weir, type WeirOptions } from './weir.js';
-export { WeirError, CODES, toExit, toHttp, toJson, type ErrorCode } from './errors.js';
+export { WeirError, CODES, toExit, toHttp, toJson, errorResponse, type ErrorCode } from './errors.js';
+export type { Outcome, TriggerEvent, TriggerKind, FlowRef, ErrorInfo, DecodedBody, WebhookRequest } from './types/trigger.js';
+// The transport-free host core: what adapters/node-http and adapters/fetch put behind a transport, and what
+// a host on another transport needs.
+export {
+  createHost,
+  createMount,
+  ROUTE_GROUPS,
+  splitUrl,
+  mediaType,
+  encodeResponse,
+  tooLarge,
+  DEFAULT_MAX_BODY,
+  DEFAULT_PORT,
+  type Host,
+  type HostDeps,
+  type HostOptions,
+  type HostRequest,
+  type HostResponse,
+  type Mount,
+  type MountOptions,
+  type Route,
+  type RouteGroup,
+  type RouteParams,
+} from './host/index.js';
 export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './nodes/index.js';
 export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
 export { resolveHome, loadConfig, type WeirConfig } from './config.js';
@@ -35,8 +59,6 @@ export type {
   NodeLogLevel,
   RunOptions,
   RunState,
-  RespondAnswer,
-  TriggerKind,
   WeirRunOptions,
 } from './flow/index.js';
 export type { Executions } from './resources/executions/index.js';

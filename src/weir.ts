@@ -154,7 +154,17 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   weir.projects = createProjects({ weir });
   weir.voiceAgents = createVoiceAgents({ storage, config, workflows: weir.workflows, secrets: () => weir.secrets.values() });
   weir.capture = createCapture({ storage, workflows: weir.workflows, bus });
-  weir.intake = createIntake({ weir });
+  weir.intake = createIntake({
+    home: options.home,
+    config,
+    storage,
+    bus,
+    nodes,
+    workflows: weir.workflows,
+    executions: weir.executions,
+    capture: weir.capture,
+    execute: (request) => weir.executor.run(request),
+  });
   weir.executeFlow = <T>(ref: string, input?: unknown) => weir.intake.events.executeFlow(ref, input) as Promise<T>;
   closers.push(() => weir.intake.close());
   return weir;

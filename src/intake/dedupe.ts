@@ -1,33 +1,26 @@
-import type { HostResponse } from '../host/types.js';
+import type { Outcome } from '../types/trigger.js';
 import type { JournalRecord } from './journal.js';
 
 /** The default dedupe window of idempotency keys: 24 hours (CONTRACT 5). */
 export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** A remembered answer, as written to the journal. */
-export interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-
 interface Entry {
   exp: number;
-  answer?: Answer;
-  waiting?: Promise<Answer>;
+  answer?: Outcome;
+  waiting?: Promise<Outcome>;
 }
 
 /** What {@link createDedupe} returns. */
 export interface Dedupe {
   /** The answer (or the answer still being made) of a key seen within its window, else null. */
-  seen(key: string): Promise<Answer> | null;
+  seen(key: string): Promise<Outcome> | null;
   /**
    * Claims a key for a first delivery. `settle` records the answer to give duplicates; `forget` drops the
    * claim when the delivery was never accepted (so a retry is treated as new).
    */
-  claim(key: string, windowMs: number): { settle(answer: Answer): void; forget(): void };
+  claim(key: string, windowMs: number): { settle(answer: Outcome): void; forget(): void };
   /** Restores a remembered answer (journal replay). */
-  restore(key: string, answer: Answer, exp: number): void;
+  restore(key: string, answer: Outcome, exp: number): void;
   /** The answers still inside their window, as journal records (carried over at compaction). */
   live(): JournalRecord[];
 }
@@ -61,9 +54,9 @@ export function createDedupe(options: { now?: () => number; maxEntries?: number 
     },
     claim(key, windowMs) {
       if (entries.size >= maxEntries) sweep();
-      let resolve!: (a: Answer) => void;
+      let resolve!: (a: Outcome) => void;
       let reject!: (err: unknown) => void;
-      const waiting = new Promise<Answer>((res, rej) => ((resolve = res), (reject = rej)));
+      const waiting = new Promise<Outcome>((res, rej) => ((resolve = res), (reject = rej)));
       // A duplicate that waits on a claim that is then forgotten gets the first caller's failure.
       waiting.catch(() => {});
       const entry: Entry = { exp: now() + windowMs, waiting };
@@ -95,5 +88,5 @@ export function createDedupe(options: { now?: () => number; maxEntries?: number 
 /** The dedupe key of a delivery: the flow and the idempotency header's value. */
 export const dedupeKey = (workflowId: string, value: string): string => `${workflowId}\u0000${value}`;
 
-/** A copy of an answer as a host response (duplicates must not share mutable objects). */
-export const toResponse = (a: Answer): HostResponse => ({ status: a.status, headers: a.headers && { ...a.headers }, body: a.body });
+/** A copy of an outcome (duplicates must not share mutable objects). */
+export const copyOutcome = (a: Outcome): Outcome => ({ status: a.status, headers: a.headers && { ...a.headers }, body: a.body });

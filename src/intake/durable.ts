@@ -1,5 +1,6 @@
 import { CarriesJson, reviveWebhookInput } from '../util/json-text.js';
-import { createDedupe, type Answer, type Dedupe } from './dedupe.js';
+import { createDedupe, type Dedupe } from './dedupe.js';
+import type { Outcome } from '../types/trigger.js';
 import { createJournal, type Journal, type JournalRecord, type Position } from './journal.js';
 
 /** Starts a delivery record counts: none written means the first run only. */
@@ -58,7 +59,7 @@ export interface Deliveries {
   /** Marks a delivery's execution as finished: its journal segment may go. */
   finish(delivery: Delivery): void;
   /** Records the answer of a waited-for delivery for its idempotency key; resolves once on disk. */
-  remember(key: string, answer: Answer, exp: number): Promise<void>;
+  remember(key: string, answer: Outcome, exp: number): Promise<void>;
   /** Flushes and closes the journal; unfinished deliveries stay in it for the next start. */
   close(): Promise<void>;
 }
@@ -93,7 +94,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
       else if (r.k === 'd') {
         const seen = found.get(r.id as string);
         if (!seen || startsOf(r) >= startsOf(seen.record)) found.set(r.id as string, e);
-      } else if (r.k === 'a') dedupe.restore(r.key as string, r.res as Answer, r.exp as number);
+      } else if (r.k === 'a') dedupe.restore(r.key as string, r.res as Outcome, r.exp as number);
     }
     const out: Delivery[] = [];
     for (const { record: r, pos } of found.values()) {

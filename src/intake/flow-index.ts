@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
-import type { Weir } from '../weir.js';
-import type { CaptureSession } from './capture.js';
+import type { WeirBus } from '../events.js';
+import type { Workflows } from '../resources/workflows/index.js';
+import type { Storages } from '../storage/index.js';
+import type { Capture, CaptureSession } from './capture.js';
 import { cloudProbe, createFreshness, eventProbe, noProbe, type ChangeProbe } from './changes.js';
 
 /** What a webhook token leads to. */
@@ -23,6 +25,15 @@ export interface FlowIndex {
   published(ref: string): Promise<PublishedWorkflow | null>;
 }
 
+/** Options of {@link createFlowIndex}. */
+export interface FlowIndexOptions {
+  storage: Storages;
+  bus: WeirBus;
+  workflows: Pick<Workflows, 'idForToken' | 'findPublished' | 'getLocal'>;
+  capture: Pick<Capture, 'session'>;
+  probe?: ChangeProbe;
+}
+
 interface Known extends TokenHit {
   stored: Buffer;
 }
@@ -38,13 +49,13 @@ const MAX_ENTRIES = 10_000;
  * and holds an entry at most a second. A miss
  * looks the token up by its hash (`workflows.idForToken`), as storage keeps it.
  * @example
- * const index = createFlowIndex({ weir })
+ * const index = createFlowIndex({ storage, bus, workflows, capture })
  * const hit = await index.byToken(token) // { id, published, capture } or null
  */
-export function createFlowIndex(options: { weir: Weir; probe?: ChangeProbe }): FlowIndex {
-  const { weir } = options;
-  const probe = options.probe ?? cloudProbe(weir.storage, ['workflows', 'workflow-names', 'webhook-tokens', 'webhook-capture']);
-  const fresh = createFreshness(probe === noProbe ? eventProbe(weir.bus) : probe);
+export function createFlowIndex(options: FlowIndexOptions): FlowIndex {
+  const { workflows, capture: captures } = options;
+  const probe = options.probe ?? cloudProbe(options.storage, ['workflows', 'workflow-names', 'webhook-tokens', 'webhook-capture']);
+  const fresh = createFreshness(probe === noProbe ? eventProbe(options.bus) : probe);
   let generation: number | null = null;
   const tokens = new Map<string, Known | null>();
   const published = new Map<string, PublishedWorkflow | null>();
@@ -69,10 +80,10 @@ export function createFlowIndex(options: { weir: Weir; probe?: ChangeProbe }): F
   }
 
   async function load(token: string): Promise<Known | null> {
-    const id = await weir.workflows.idForToken(token);
+    const id = await workflows.idForToken(token);
     if (!id) return null;
-    const [pub, capture] = await Promise.all([weir.workflows.findPublished(id), weir.capture.session(id)]);
-    const stored = pub?.webhookToken ?? (await weir.workflows.getLocal(id).catch(() => null))?.webhookToken;
+    const [pub, capture] = await Promise.all([workflows.findPublished(id), captures.session(id)]);
+    const stored = pub?.webhookToken ?? (await workflows.getLocal(id).catch(() => null))?.webhookToken;
     return stored ? { id, published: pub, capture, stored: Buffer.from(stored) } : null;
   }
 
@@ -94,7 +105,7 @@ export function createFlowIndex(options: { weir: Weir; probe?: ChangeProbe }): F
       const gen = current();
       const known = published.get(ref);
       if (known !== undefined) return known;
-      return remember(published, gen, ref, await weir.workflows.findPublished(ref));
+      return remember(published, gen, ref, await workflows.findPublished(ref));
     },
   };
 }

@@ -1,34 +1,70 @@
-import type { Weir } from '../weir.js';
-import { createFlowIndex } from './flow-index.js';
-import { createInterfaceEvents } from './interface.js';
-import { createRunner, type RunnerOptions } from './runner.js';
-import { createWebhooks } from './webhook.js';
+import type { WeirConfig } from '../config.js';
+import type { WeirBus } from '../events.js';
+import type { ExecutionRecord, RunOptions } from '../flow/types.js';
+import type { NodeRegistry } from '../nodes/index.js';
+import type { Executions } from '../resources/executions/index.js';
+import type { Workflows } from '../resources/workflows/index.js';
+import type { Storages } from '../storage/index.js';
+import type { Capture } from './capture.js';
+import { createDispatcher, type Dispatcher } from './dispatch.js';
+import { createFlowIndex, type FlowIndex } from './flow-index.js';
+import { createInterfaceEvents, type InterfaceEvents } from './interface.js';
+import { createLimiter, type Limiter, type LimiterOptions } from './limiter.js';
+import { createWebhooks, type Webhooks } from './webhook.js';
 
-export type Intake = ReturnType<typeof createIntake>;
+/** What the intake uses of a weir instance. */
+export interface IntakeOptions extends LimiterOptions {
+  /** The journal of durable deliveries lives under `<home>/journal`; memory only without a home. */
+  home?: string;
+  config: WeirConfig;
+  storage: Storages;
+  bus: WeirBus;
+  nodes: Pick<NodeRegistry, 'get'>;
+  workflows: Workflows;
+  executions: Pick<Executions, 'endedAmong'>;
+  capture: Capture;
+  /** Runs an execution on this process (the executor's `run`). */
+  execute(request: RunOptions): Promise<ExecutionRecord>;
+}
+
+/** Webhook intake, interface events and the dispatcher that every trigger of a host shares. */
+export interface Intake {
+  /** Bounds the executions started here; a shutdown waits for it to drain. */
+  limiter: Limiter;
+  /** Runs trigger events here or on the execution queue. */
+  dispatcher: Dispatcher;
+  /** The cache of published flows and webhook tokens. */
+  index: FlowIndex;
+  webhooks: Webhooks;
+  events: InterfaceEvents;
+  /** Replays deliveries a killed host left behind; resolves with how many. */
+  start(): Promise<number>;
+  /** Waits for every execution started through the intake, then closes the journal. */
+  close(): Promise<void>;
+}
 
 /**
- * What a weir instance needs to take events from outside: one execution runner (bounded, drained on
- * shutdown), one cache of published flows, the webhook intake and the interface events. Creating it does
+ * What a weir instance needs to take events from outside: one limiter (bounded, drained on shutdown), one
+ * dispatcher, one cache of published flows, the webhook intake and the interface events. Creating it does
  * no I/O: the journal opens when a host starts or the first durable delivery arrives.
  * @example
- * weir.intake = createIntake({ weir })
- * await weir.intake.start()          // replays unfinished deliveries
- * await weir.intake.close()          // waits for running executions
+ * const intake = createIntake({ config, storage, bus, nodes, workflows, executions, capture, execute: (r) => executor.run(r) })
+ * await intake.start()          // replays unfinished deliveries
+ * await intake.close()          // waits for running executions
  */
-export function createIntake(options: { weir: Weir } & RunnerOptions) {
-  const { weir } = options;
-  const runner = createRunner(options);
-  const index = createFlowIndex({ weir });
-  const webhooks = createWebhooks({ weir, runner, index });
-  const events = createInterfaceEvents({ weir, runner, index });
+export function createIntake(options: IntakeOptions): Intake {
+  const limiter = createLimiter(options);
+  const dispatcher = createDispatcher({ execute: options.execute, limiter });
+  const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
+  const webhooks = createWebhooks({ ...options, limiter, dispatcher, index });
+  const events = createInterfaceEvents({ nodes: options.nodes, dispatcher, index });
   return {
-    runner,
+    limiter,
+    dispatcher,
     index,
     webhooks,
     events,
-    /** Replays deliveries a killed host left behind; resolves with how many. */
     start: () => webhooks.start(),
-    /** Waits for every execution started through the intake, then closes the journal. */
     close: () => webhooks.close(),
   };
 }

@@ -1,7 +1,16 @@
 import { open, readdir, readFile, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import type { JournalRecord, Position } from './journal.js';
+
+/** One journal record: any JSON object (the webhook intake writes deliveries, done marks and answers). */
+export type JournalRecord = Record<string, unknown>;
+
+/** Where a record lies: read it back with `journal.read(pos)`. */
+export interface Position {
+  segment: string;
+  offset: number;
+  length: number;
+}
 
 const STALE_MS = 15000;
 /** `<pid>-<boot>.<seq>.log`, or `.a<seq>.log` for an adopted segment. */

@@ -1,17 +1,9 @@
 import { mkdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { adoptOrphans, createReaders, createSegment, heartbeat } from './journal-files.js';
+import { adoptOrphans, createReaders, createSegment, heartbeat, type JournalRecord, type Position } from './journal-files.js';
 
-/** One journal record: any JSON object (the webhook intake writes deliveries, done marks and answers). */
-export type JournalRecord = Record<string, unknown>;
-
-/** Where a record lies: read it back with `journal.read(pos)`. */
-export interface Position {
-  segment: string;
-  offset: number;
-  length: number;
-}
+export type { JournalRecord, Position };
 
 /** Options of {@link createJournal}. */
 export interface JournalOptions {

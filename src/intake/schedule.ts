@@ -1,9 +1,9 @@
 import type { ScheduleConfig } from '../nodes/triggers/schedule.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
 import { createHeap } from '../util/heap.js';
-import type { Weir } from '../weir.js';
-import { startExecution } from './execute.js';
-import type { Runner } from './runner.js';
+import type { WeirBus } from '../events.js';
+import type { Workflows } from '../resources/workflows/index.js';
+import type { Storages } from '../storage/index.js';
 import { compileTiming, type Timing } from './schedule-time.js';
 
 /** A clock the scheduler reads and arms; tests pass a fake one. */
@@ -32,11 +32,12 @@ interface Entry {
 
 /** Options of {@link createScheduler}. */
 export interface SchedulerOptions {
-  weir: Weir;
-  runner: Runner;
+  storage: Storages;
+  bus: WeirBus;
+  workflows: Pick<Workflows, 'listPublished'>;
   clock?: Clock;
-  /** Starts one run (default: the executor through the runner); tests and benchmarks replace it. */
-  fire?(flow: PublishedWorkflow, input: { triggeredAt: string; scheduleName: string }): Promise<unknown>;
+  /** Starts one run (the host: the dispatcher; tests and benchmarks: their own). */
+  fire(flow: PublishedWorkflow, input: { triggeredAt: string; scheduleName: string }): Promise<unknown>;
   /**
    * Several hosts compute the same slots; a slot runs only on the host whose claim succeeds (a Redis lock
    * per flow and slot with a cluster). Default: every slot runs here.
@@ -53,24 +54,20 @@ export type Scheduler = ReturnType<typeof createScheduler>;
  * runs at start. Last-run times live in cloud storage (`schedule-state`). `sync()` re-reads the published
  * flows (the host calls it on publish/unpublish events and storage changes).
  * @example
- * const scheduler = createScheduler({ weir, runner })
+ * const scheduler = createScheduler({ storage, bus, workflows, fire: (flow, input) => dispatcher.run({ flow, input, trigger: 'schedule' }) })
  * await scheduler.sync()
  * scheduler.stop()
  */
 export function createScheduler(options: SchedulerOptions) {
-  const { weir, runner } = options;
+  const { bus, fire } = options;
   const clock = options.clock ?? realClock;
-  const state = weir.storage.view('cloud', 'schedule-state');
+  const state = options.storage.view('cloud', 'schedule-state');
   const entries = new Map<string, Entry>();
   const heap = createHeap<{ id: string; at: number }>((x) => x.at);
   const running = new Map<string, number>();
   let timer: unknown = null;
   let armedAt = Infinity;
   let stopped = false;
-
-  const fire =
-    options.fire ??
-    ((flow, input) => runner.run(() => startExecution(weir, { workflow: flow, input, trigger: 'schedule' })));
 
   function arm(): void {
     // Entries replaced or removed stay in the heap until they surface; skip them here.
@@ -104,22 +101,22 @@ export function createScheduler(options: SchedulerOptions) {
     if (!options.claim) return start(id, entry, at);
     options.claim(id, at).then(
       (mine) => mine && start(id, entry, at),
-      (error) => weir.bus.emit('schedule:error', { workflowId: id, error }),
+      (error) => bus.emit('schedule:error', { workflowId: id, error }),
     );
   }
 
   function start(id: string, entry: Entry, at: number): void {
     if (running.get(id) && !entry.config.allowOverlap) {
-      weir.bus.emit('schedule:skipped', { workflowId: id, at: new Date(at).toISOString(), reason: 'previous run still running' });
+      bus.emit('schedule:skipped', { workflowId: id, at: new Date(at).toISOString(), reason: 'previous run still running' });
       return;
     }
     running.set(id, (running.get(id) ?? 0) + 1);
     const triggeredAt = new Date(at).toISOString();
-    weir.bus.emit('schedule:fired', { workflowId: id, at: triggeredAt, late: clock.now() - at });
+    bus.emit('schedule:fired', { workflowId: id, at: triggeredAt, late: clock.now() - at });
     void state.setItem(id, { lastRunAt: triggeredAt }).catch(() => {});
     Promise.resolve()
       .then(() => fire(entry.flow, { triggeredAt, scheduleName: entry.name }))
-      .catch((error) => weir.bus.emit('schedule:error', { workflowId: id, error }))
+      .catch((error) => bus.emit('schedule:error', { workflowId: id, error }))
       .finally(() => {
         const n = (running.get(id) ?? 1) - 1;
         if (n) running.set(id, n);
@@ -150,7 +147,7 @@ export function createScheduler(options: SchedulerOptions) {
   return {
     /** Brings the schedules in line with the published flows: new and changed ones (re)armed, gone ones dropped. */
     async sync(): Promise<void> {
-      const flows = (await weir.workflows.listPublished()).filter((f) => f.config.nodes.some((n) => n.type === 'schedule_trigger'));
+      const flows = (await options.workflows.listPublished()).filter((f) => f.config.nodes.some((n) => n.type === 'schedule_trigger'));
       const ids = new Set(flows.map((f) => f.id));
       for (const id of entries.keys()) if (!ids.has(id)) entries.delete(id);
       const changed = flows.filter((f) => entries.get(f.id)?.flow.hash !== f.hash || entries.get(f.id)?.flow.version !== f.version);
@@ -161,7 +158,7 @@ export function createScheduler(options: SchedulerOptions) {
           await add(flow, lastRun.get(flow.id) ?? null);
         } catch (error) {
           entries.delete(flow.id);
-          weir.bus.emit('schedule:error', { workflowId: flow.id, error });
+          bus.emit('schedule:error', { workflowId: flow.id, error });
         }
       }
       arm();
@@ -172,7 +169,7 @@ export function createScheduler(options: SchedulerOptions) {
     get timers(): number {
       return timer === null ? 0 : 1;
     },
-    /** Stops the timer; runs already started finish through the runner. */
+    /** Stops the timer; runs already started finish through the dispatcher. */
     stop(): void {
       stopped = true;
       if (timer !== null) clock.clearTimer(timer);

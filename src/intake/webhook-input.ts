@@ -1,5 +1,4 @@
-import type { HostRequest } from '../host/types.js';
-import type { RequestBody } from '../host/request-body.js';
+import type { DecodedBody, WebhookRequest } from '../types/trigger.js';
 import { CarriesJson } from '../util/json-text.js';
 
 /**
@@ -15,12 +14,12 @@ import { CarriesJson } from '../util/json-text.js';
  */
 export class WebhookInput extends CarriesJson {
   body: unknown;
-  headers: HostRequest['headers'];
-  query: HostRequest['query'];
+  headers: WebhookRequest['headers'];
+  query: WebhookRequest['query'];
   method: string;
   rawBody: string | null;
 
-  constructor(decoded: RequestBody, headers: HostRequest['headers'], query: HostRequest['query'], method: string) {
+  constructor(decoded: DecodedBody, headers: WebhookRequest['headers'], query: WebhookRequest['query'], method: string) {
     super(
       decoded.json
         ? `{"body":0,"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)},"rawBody":${JSON.stringify(decoded.raw)}}`

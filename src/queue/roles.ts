@@ -1,5 +1,8 @@
 import { WeirError } from '../errors.js';
-import type { Weir } from '../weir.js';
+import type { Cluster } from '../cluster/index.js';
+import type { WeirConfig } from '../config.js';
+import type { ExecutionRecord, RunOptions } from '../flow/types.js';
+import type { Dispatcher } from '../intake/dispatch.js';
 import { maxCrashesOf } from '../intake/poison.js';
 import { createExecutionQueue } from './index.js';
 
@@ -16,6 +19,15 @@ export interface QueueRole {
   close(): Promise<void>;
 }
 
+/** What joining the queue uses of a weir instance. */
+export interface QueueDeps {
+  config: Pick<WeirConfig, 'queue' | 'intake'>;
+  cluster: Cluster | null;
+  intake: { dispatcher: Pick<Dispatcher, 'useQueue'> };
+  executor: { run(request: RunOptions): Promise<ExecutionRecord> };
+  executions: { get(id: string): Promise<ExecutionRecord> };
+}
+
 /**
  * Puts a host in the execution queue of `weir.config.json` `queue`: every role enqueues what its triggers
  * start (webhooks, interface events, schedules); `all` and `worker` also run jobs, `concurrency` at once.
@@ -25,7 +37,7 @@ export interface QueueRole {
  * // ... SIGTERM ...
  * await part?.close()
  */
-export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) => void): Promise<QueueRole | null> {
+export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unknown) => void): Promise<QueueRole | null> {
   const settings = weir.config.queue;
   if (!settings) {
     if (role === 'all') return null;
@@ -35,7 +47,7 @@ export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) 
   }
   if (!weir.cluster) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
   const queue = await createExecutionQueue({ settings, cluster: weir.cluster, maxCrashes: maxCrashesOf(weir.config) });
-  weir.queue = queue;
+  const leave = weir.intake.dispatcher.useQueue(queue);
   const concurrency = role === 'intake' ? 0 : queue.concurrency;
   if (concurrency) {
     queue.work({
@@ -49,7 +61,7 @@ export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) 
     concurrency,
     async close() {
       await queue.close();
-      if (weir.queue === queue) weir.queue = undefined;
+      leave();
     },
   };
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createDeliveries, type Delivery } from '../../src/intake/durable.js';
 import { createDeliveryQueue } from '../../src/intake/delivery-queue.js';
 import { createJournal } from '../../src/intake/journal.js';
-import { decodeBody, type RequestBody } from '../../src/host/request-body.js';
+import { decodeBody } from '../../src/host/request-body.js';
+import type { DecodedBody } from '../../src/types/trigger.js';
 import { WebhookInput } from '../../src/intake/webhook-input.js';
 import { tmpDir } from '../host/_helpers.js';
 
@@ -149,7 +150,7 @@ test('a replayed delivery counts its starts on disk: the count survives restarts
 test('a delivery journaled from the request\'s own JSON text (line breaks, escapes, unicode) replays as the parsed input', async () => {
   const dir = tmpDir('weir-journal-');
   const raw = Buffer.from('{\r\n  "text": "line\\nbreak \\"quoted\\" \u2028 ünï",\n  "n": [1, 2.5e3, null]\n}\n');
-  const input = new WebhookInput(decodeBody({ contentType: 'application/json; charset=utf-8', raw }) as RequestBody, { 'content-type': 'application/json' }, { q: ['a', 'b'] }, 'PUT');
+  const input = new WebhookInput(decodeBody({ contentType: 'application/json; charset=utf-8', raw }) as DecodedBody, { 'content-type': 'application/json' }, { q: ['a', 'b'] }, 'PUT');
   const d1 = createDeliveries({ dir });
   await d1.open();
   await d1.accept({ id: 'ex_text', workflowId: 'wf_1', input, at: 5 });

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHost } from '../../src/host/index.js';
-import { createRunner } from '../../src/intake/runner.js';
 import { createScheduler } from '../../src/intake/schedule.js';
 import { compileTiming } from '../../src/intake/schedule-time.js';
 import { createWeir, type Weir } from '../../src/weir.js';
@@ -44,8 +43,9 @@ async function setup(flows: Array<Record<string, unknown>>, start = '2024-05-01T
   const fired: Array<{ id: string; input: { triggeredAt: string; scheduleName: string } }> = [];
   let release: Array<() => void> = [];
   const scheduler = createScheduler({
-    weir,
-    runner: createRunner(),
+    storage: weir.storage,
+    bus: weir.bus,
+    workflows: weir.workflows,
     clock,
     fire: (flow, input) => {
       fired.push({ id: flow.id, input });

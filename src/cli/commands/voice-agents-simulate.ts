@@ -77,7 +77,7 @@ export const simulateCallCommand: CommandSpec = {
     const file = need(ctx, 'transcript', 'simulate-call');
     const conversation = parseTranscript((await readUserFile(ctx.io.cwd, file)).toString('utf8'), file);
     const weir = await ctx.weir();
-    const { agentId, phoneNumberId } = await callTarget(weir, phone, ctx.flags.agent);
+    const { agentId, phoneNumberId } = await callTarget(weir.voiceAgents, phone, ctx.flags.agent);
     const secret = (await weir.secrets.values()).ELEVENLABS_WEBHOOK_SECRET;
     const answer = await simulateCall({ url: (await hostUrls(ctx)).url, phone, phoneNumberId, agentId, from, ...conversation, secret });
     return answered(answer, `no published flow has an inbound_call_trigger for agent ${agentId} on ${phoneNumberId}`);

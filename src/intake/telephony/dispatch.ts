@@ -1,7 +1,15 @@
 import type { PublishedWorkflow } from '../../resources/workflows/index.js';
 import { newExecutionId } from '../../resources/executions/ids.js';
-import type { Weir } from '../../weir.js';
-import { startExecution } from '../execute.js';
+import type { WeirBus } from '../../events.js';
+import type { Dispatcher } from '../dispatch.js';
+import type { Limiter } from '../limiter.js';
+
+/** What starting telephony flows uses of the intake. */
+export interface TelephonyIntake {
+  limiter: Pick<Limiter, 'ready'>;
+  dispatcher: Pick<Dispatcher, 'run'>;
+  bus: WeirBus;
+}
 
 /** One execution a telephony event started. */
 export interface Started {
@@ -16,17 +24,17 @@ export interface Started {
  * shared runner (bounded, drained on shutdown) and through the execution queue when one is configured.
  * A run that fails to start is reported on the bus as `telephony:error`; the executor records the rest.
  * @example
- * const started = await startFlows(weir, smsFlows(published, to), input, 'sms')
+ * const started = await startFlows(intake, smsFlows(published, to), input, 'sms')
  */
-export async function startFlows(weir: Weir, flows: PublishedWorkflow[], input: unknown, trigger: 'sms' | 'call'): Promise<Started[]> {
+export async function startFlows(intake: TelephonyIntake, flows: PublishedWorkflow[], input: unknown, trigger: 'sms' | 'call'): Promise<Started[]> {
   if (!flows.length) return [];
-  const runner = weir.intake.runner;
-  await runner.ready();
+  const { limiter, dispatcher, bus } = intake;
+  await limiter.ready();
   return flows.map((workflow) => {
     const executionId = newExecutionId();
-    runner
-      .run(() => startExecution(weir, { workflow, input, trigger, executionId }))
-      .catch((error: unknown) => weir.bus.emit('telephony:error', { executionId, workflowId: workflow.id, trigger, error }));
+    dispatcher
+      .run({ flow: workflow, input, trigger, executionId })
+      .catch((error: unknown) => bus.emit('telephony:error', { executionId, workflowId: workflow.id, trigger, error }));
     return { executionId, workflowId: workflow.id, workflowName: workflow.name };
   });
 }

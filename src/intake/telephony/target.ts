@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import type { Weir } from '../../weir.js';
+import type { VoiceAgents } from '../../resources/voice-agents/index.js';
 import { telephonyTrigger } from './flows.js';
 
 /**
@@ -7,15 +7,15 @@ import { telephonyTrigger } from './flows.js';
  * `configure-inbound` recorded, else the voice provider's assignment, else the one agent that the published
  * call flows of this number name. The number id falls back to the E.164 number (which flows may name).
  * @example
- * const { agentId, phoneNumberId } = await callTarget(weir, '+15551234567')
+ * const { agentId, phoneNumberId } = await callTarget(weir.voiceAgents, '+15551234567')
  */
-export async function callTarget(weir: Weir, phone: string, agent?: string): Promise<{ agentId: string; phoneNumberId: string }> {
-  const mapping = await weir.voiceAgents.inboundMapping(phone);
+export async function callTarget(voiceAgents: Pick<VoiceAgents, 'inboundMapping' | 'phones' | 'telephonyFlows'>, phone: string, agent?: string): Promise<{ agentId: string; phoneNumberId: string }> {
+  const mapping = await voiceAgents.inboundMapping(phone);
   let agentId = agent ?? mapping?.call?.agentId;
   let phoneNumberId = mapping?.call?.phoneNumberId;
   if (!agentId || !phoneNumberId) {
     // Without provider credentials the simulation still works on what weir knows itself.
-    const numbers = await weir.voiceAgents.phones().catch((err) => {
+    const numbers = await voiceAgents.phones().catch((err) => {
       if (err instanceof WeirError && err.code === 'INVALID_CONFIG') return [];
       throw err;
     });
@@ -26,7 +26,7 @@ export async function callTarget(weir: Weir, phone: string, agent?: string): Pro
   phoneNumberId ??= phone;
   if (!agentId) {
     const agents = new Set<string>();
-    for (const flow of await weir.voiceAgents.telephonyFlows()) {
+    for (const flow of await voiceAgents.telephonyFlows()) {
       const t = telephonyTrigger(flow.config);
       if (t?.kind === 'call' && [phone, phoneNumberId].includes(t.config.phoneNumberId as string)) agents.add(String(t.config.agentId));
     }

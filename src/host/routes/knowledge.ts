@@ -1,16 +1,17 @@
 import { WeirError } from '../../errors.js';
-import type { Route } from '../../host/types.js';
+import type { Knowledge } from '../../resources/knowledge/index.js';
+import type { Route } from '../types.js';
 
 /**
  * `GET /kb/<token>`: a knowledge document's content at its public URL. The token is the only credential, so an
  * unknown one is a plain 404. HTML is sandboxed so a document cannot script the host's origin.
  */
-export const knowledgeRoutes: Route[] = [
+export const knowledgeRoutes = (knowledge: Pick<Knowledge, 'byToken' | 'open'>): Route[] => [
   {
     methods: ['GET', 'HEAD'],
     path: '/kb/:token',
-    async handle(req, params, weir) {
-      const doc = await weir.knowledge.byToken(params.token);
+    async handle(req, params) {
+      const doc = await knowledge.byToken(params.token);
       if (!doc) throw new WeirError('NOT_FOUND', 'document not found');
       const headers = {
         'content-type': doc.contentType,
@@ -22,7 +23,7 @@ export const knowledgeRoutes: Route[] = [
         'content-security-policy': 'sandbox',
       };
       if (req.method === 'HEAD') return { status: 200, headers };
-      return { status: 200, headers, stream: await weir.knowledge.open(doc.id) };
+      return { status: 200, headers, stream: await knowledge.open(doc.id) };
     },
   },
 ];

@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { toHttp, WeirError } from '../../errors.js';
-import type { HostRequest, HostResponse, Route } from '../../host/types.js';
-import type { Weir } from '../../weir.js';
+import { errorResponse, WeirError } from '../../errors.js';
+import type { Interfaces } from '../../resources/interfaces/index.js';
+import type { HostRequest, HostResponse, Route } from '../types.js';
+
+type Served = Pick<Interfaces, 'served' | 'accessToken' | 'find' | 'log'>;
 
 const COOKIE = 'weir_token';
 
@@ -22,13 +24,13 @@ function tokenOf(req: HostRequest): { token?: string; fromQuery: boolean } {
 /** The file a path inside an interface asks for (already decoded by the router): `` and `dir/` mean `index.html`. */
 const filePath = (rest: string): string => (rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest);
 
-async function serve(req: HostRequest, name: string, rest: string, weir: Weir): Promise<HostResponse> {
-  const served = await weir.interfaces.served(name);
+async function serve(req: HostRequest, name: string, rest: string, interfaces: Served): Promise<HostResponse> {
+  const served = await interfaces.served(name);
   if (!served) throw new WeirError('NOT_FOUND', `interface "${name}" is not deployed`);
   const headers: Record<string, string> = { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
   if (served.record.type === 'internal') {
     const { token, fromQuery } = tokenOf(req);
-    if (!token || !same(token, await weir.interfaces.accessToken())) {
+    if (!token || !same(token, await interfaces.accessToken())) {
       throw new WeirError('UNAUTHORIZED', `interface "${name}" is internal: send the host's access token`, {
         hints: ['`weir interface token` prints it; send `Authorization: Bearer <token>` or open the page with ?token=<token>'],
       });
@@ -47,11 +49,11 @@ async function serve(req: HostRequest, name: string, rest: string, weir: Weir): 
  * Deployed interfaces under `/i/<name>/` (CONTRACT 12): files with their content types; internal interfaces
  * only with the host's access token. Every request is written to the interface's log.
  */
-export const interfaceRoutes: Route[] = [
+export const interfaceRoutes = (interfaces: Served): Route[] => [
   {
     methods: ['GET', 'HEAD'],
     path: '/i/:name/*',
-    async handle(req, params, weir) {
+    async handle(req, params) {
       const rest = params['*'] ?? '';
       // Relative asset URLs of the page resolve only below a trailing slash.
       if (!rest && !req.path.endsWith('/')) {
@@ -60,14 +62,14 @@ export const interfaceRoutes: Route[] = [
       }
       let res: HostResponse;
       try {
-        res = await serve(req, params.name, rest, weir);
+        res = await serve(req, params.name, rest, interfaces);
       } catch (err) {
         // Unexpected errors go on to the host's error mapper (which hides them); ours are answered and logged.
         if (!(err instanceof WeirError)) throw err;
-        res = toHttp(err);
+        res = errorResponse(err);
       }
-      const record = await weir.interfaces.find(params.name);
-      if (record) await weir.interfaces.log(record.id, 'request', `${req.method} ${req.path} ${res.status}`).catch(() => {});
+      const record = await interfaces.find(params.name);
+      if (record) await interfaces.log(record.id, 'request', `${req.method} ${req.path} ${res.status}`).catch(() => {});
       return res;
     },
   },

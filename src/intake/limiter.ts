@@ -1,18 +1,18 @@
-/** Options of {@link createRunner}. */
-export interface RunnerOptions {
+/** Options of {@link createLimiter}. */
+export interface LimiterOptions {
   /** Executions running at once (default 64); more wait in order. */
   concurrency?: number;
   /** Waiting executions above which `ready()` holds callers back (default 5000). */
   maxBacklog?: number;
   /**
    * Start tasks submitted during one event-loop turn together, in its check phase (default true), rather
-   * than each as it is submitted. See {@link createRunner}.
+   * than each as it is submitted. See {@link createLimiter}.
    */
   startInBatches?: boolean;
 }
 
-/** What {@link createRunner} returns. */
-export interface Runner {
+/** What {@link createLimiter} returns. */
+export interface Limiter {
   /** Runs `task` when a slot is free; resolves or rejects with its outcome. */
   run<T>(task: () => Promise<T>): Promise<T>;
   /** Resolves when fewer than `maxBacklog` tasks wait (a caller that starts many waits here, not in memory). */
@@ -34,11 +34,11 @@ export interface Runner {
  * Respond flow under 32 connections: about 20 % more requests per second and 20 % less CPU per request
  * (the same code over and over stays in the CPU's caches); a lone request waits one loop turn more.
  * @example
- * const runner = createRunner({ concurrency: 32 })
+ * const runner = createLimiter({ concurrency: 32 })
  * const record = await runner.run(() => weir.executor.run(opts))
  * await runner.drain()
  */
-export function createRunner(options: RunnerOptions = {}): Runner {
+export function createLimiter(options: LimiterOptions = {}): Limiter {
   const concurrency = options.concurrency ?? 64;
   const maxBacklog = options.maxBacklog ?? 5000;
   const inBatches = options.startInBatches ?? true;

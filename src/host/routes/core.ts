@@ -1,4 +1,4 @@
-import type { Route } from './types.js';
+import type { Route } from '../types.js';
 
 /**
  * The browser client served at `/weir-client.js`. It defines `window.callFlow(name, input)`, which POSTs

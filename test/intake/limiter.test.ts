@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRunner } from '../../src/intake/runner.js';
-import { createTurnGate } from '../../src/util/turn-gate.js';
+import { createLimiter } from '../../src/intake/limiter.js';
+import { createTurnGate } from '../../adapters/node-http/turn-gate.js';
 
 test('tasks submitted in one loop turn start together after it, at most `concurrency` at once', async () => {
-  const runner = createRunner({ concurrency: 3 });
+  const runner = createLimiter({ concurrency: 3 });
   const started: number[] = [];
   const release: Array<() => void> = [];
   const done = [1, 2, 3, 4, 5].map((n) => runner.run(() => new Promise<number>((r) => (started.push(n), release.push(() => r(n))))));
@@ -24,7 +24,7 @@ test('tasks submitted in one loop turn start together after it, at most `concurr
 });
 
 test('startInBatches: false starts each task as it is submitted', async () => {
-  const runner = createRunner({ startInBatches: false });
+  const runner = createLimiter({ startInBatches: false });
   let started = false;
   const done = runner.run(async () => void (started = true));
   await Promise.resolve();
@@ -34,7 +34,7 @@ test('startInBatches: false starts each task as it is submitted', async () => {
 });
 
 test('drain waits for tasks submitted but not started yet', async () => {
-  const runner = createRunner();
+  const runner = createLimiter();
   let ran = false;
   void runner.run(async () => void (ran = true));
   await runner.drain();
