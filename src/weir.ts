@@ -163,6 +163,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
     workflows: weir.workflows,
     executions: weir.executions,
     capture: weir.capture,
+    cluster: weir.cluster,
     execute: (request) => weir.executor.run(request),
   });
   weir.executeFlow = <T>(ref: string, input?: unknown) => weir.intake.events.executeFlow(ref, input) as Promise<T>;

@@ -15,6 +15,8 @@ export interface DispatcherOptions {
   execute(request: RunOptions): Promise<ExecutionRecord>;
   /** Bounds the executions started here and lets a shutdown wait for them. */
   limiter: Limiter;
+  /** The execution queue of a cluster: executions go there instead of running here. */
+  queue?: ExecutionQueue | null;
 }
 
 /** How a caller that waits is answered (see {@link Dispatcher.answer}). */
@@ -27,7 +29,7 @@ export interface AnswerOptions {
 
 /** What {@link createDispatcher} returns: the one way from a trigger event to an execution. */
 export interface Dispatcher {
-  /** True while executions go to the execution queue rather than run here. */
+  /** True when executions go to the execution queue rather than run here. */
   readonly queued: boolean;
   /** Starts the event at once (a caller that paces itself, like the delivery backlog); resolves with its record. */
   start(event: TriggerEvent): Promise<FinishedRecord>;
@@ -41,8 +43,6 @@ export interface Dispatcher {
    * id in `x-execution-id`.
    */
   answer(event: TriggerEvent, options: AnswerOptions): Promise<Outcome>;
-  /** Sends executions to `queue` from now on (a host joining the cluster's queue); returns the undo. */
-  useQueue(queue: ExecutionQueue): () => void;
 }
 
 /** The executor's run options of an event. */
@@ -66,7 +66,7 @@ export function executionOutcome(record: FinishedRecord, wrap: (result: unknown)
 }
 
 /**
- * Runs trigger events here or on the execution queue. A refused run is only recorded, here: no worker
+ * Runs trigger events here, or on the execution queue when one is given. A refused run is only recorded, here: no worker
  * needs to see it. Every waiting caller's 504 timeout shares one timer.
  * @example
  * const dispatcher = createDispatcher({ execute: (r) => executor.run(r), limiter: createLimiter() })
@@ -74,8 +74,8 @@ export function executionOutcome(record: FinishedRecord, wrap: (result: unknown)
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { execute, limiter } = options;
+  const queue = options.queue ?? null;
   const deadlines = createDeadlines();
-  let queue: ExecutionQueue | undefined;
 
   const start = (event: TriggerEvent, onRespond?: (o: Outcome) => void): Promise<FinishedRecord> => {
     const request = runRequest(event, onRespond);
@@ -83,9 +83,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   return {
-    get queued() {
-      return queue !== undefined;
-    },
+    queued: queue !== null,
     start: (event) => start(event),
     run: (event) => limiter.run(() => start(event)),
     async enqueue(event) {
@@ -115,12 +113,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
             (err) => settle(errorResponse(err)),
           );
       });
-    },
-    useQueue(q) {
-      queue = q;
-      return () => {
-        if (queue === q) queue = undefined;
-      };
     },
   };
 }

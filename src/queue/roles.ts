@@ -1,10 +1,7 @@
 import { WeirError } from '../errors.js';
-import type { Cluster } from '../cluster/index.js';
 import type { WeirConfig } from '../config.js';
 import type { ExecutionRecord, RunOptions } from '../flow/types.js';
-import type { Dispatcher } from '../intake/dispatch.js';
-import { maxCrashesOf } from '../intake/poison.js';
-import { createExecutionQueue } from './index.js';
+import type { ExecutionQueue } from './index.js';
 
 /** What a `weir serve` process does in a cluster (CONTRACT 13). */
 export type Role = 'all' | 'intake' | 'worker';
@@ -22,8 +19,8 @@ export interface QueueRole {
 /** What joining the queue uses of a weir instance. */
 export interface QueueDeps {
   config: Pick<WeirConfig, 'queue' | 'intake'>;
-  cluster: Cluster | null;
-  intake: { dispatcher: Pick<Dispatcher, 'useQueue'> };
+  /** The intake made the queue of `config.queue` (null without a cluster to carry it). */
+  intake: { queue: ExecutionQueue | null };
   executor: { run(request: RunOptions): Promise<ExecutionRecord> };
   executions: { get(id: string): Promise<ExecutionRecord> };
 }
@@ -45,12 +42,13 @@ export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unkn
       hints: ['add "queue": {"driver": "bullmq", "url": "redis://127.0.0.1:6379"} to weir.config.json'],
     });
   }
-  if (!weir.cluster) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
-  const queue = await createExecutionQueue({ settings, cluster: weir.cluster, maxCrashes: maxCrashesOf(weir.config) });
-  const leave = weir.intake.dispatcher.useQueue(queue);
+  // The intake makes the queue when a Redis server carries it (queue.url or the cluster's).
+  const queue = weir.intake.queue;
+  if (!queue) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
+  await queue.open();
   const concurrency = role === 'intake' ? 0 : queue.concurrency;
   if (concurrency) {
-    queue.work({
+    await queue.work({
       run: (request) => weir.executor.run(request),
       finished: (id) => weir.executions.get(id).catch(() => null),
       onError,
@@ -59,9 +57,6 @@ export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unkn
   return {
     role,
     concurrency,
-    async close() {
-      await queue.close();
-      leave();
-    },
+    close: () => queue.close(),
   };
 }
