@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8'));
 // WEIR_OUT builds into another folder (without types), so parallel work does not overwrite dist/.
@@ -8,6 +10,16 @@ const dts = !process.env.WEIR_OUT;
 // Loaded from the user's node_modules on first use, never bundled: the optional dependency (a native addon) and
 // the optional peer packages (src/util/optional.ts), which are also devDependencies that tsup would otherwise inline.
 const external = ['better-sqlite3', 'bullmq', 'esbuild', 'ioredis', 'pg', 'playwright-core'];
+
+// The adapters reach weir through its public entry only; in the built package they load that entry beside them
+// (./index.js or ./index.cjs) rather than bundling a second copy, so there is one WeirError class everywhere.
+const publicEntry: Plugin = {
+  name: 'adapters-use-public-entry',
+  setup(build) {
+    const entry = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
+    build.onResolve({ filter: /\/src\/index\.js$/ }, (args) => (args.importer.includes('/adapters/') ? { path: entry, external: true } : undefined));
+  },
+};
 
 export default defineConfig([
   {
@@ -23,6 +35,7 @@ export default defineConfig([
     clean: false,
     sourcemap: false,
     external,
+    esbuildPlugins: [publicEntry],
     define: { __WEIR_VERSION__: JSON.stringify(version) },
   },
   {

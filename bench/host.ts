@@ -14,8 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
-import { createRunner } from '../src/triggers/runner.js';
-import { createScheduler } from '../src/triggers/schedule.js';
+import { createScheduler } from '../src/intake/schedule.js';
 import { median, percentile, report, start, stop } from './_stats.js';
 
 interface Result {
@@ -226,7 +225,7 @@ for (let i = 0; i < count; i += 500) {
 }
 // A dry run times the initial sync of every schedule, so the first slots can be placed just after it.
 const realClock = (offset: number) => ({ now: () => Date.now() + offset, setTimer: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimer: (h: unknown) => clearTimeout(h as NodeJS.Timeout) });
-const dry = createScheduler({ weir: memory, runner: createRunner(), clock: realClock(0), fire: async () => {} });
+const dry = createScheduler({ storage: memory.storage, bus: memory.bus, workflows: memory.workflows, clock: realClock(0), fire: async () => {} });
 let syncMs = performance.now();
 await dry.sync();
 syncMs = performance.now() - syncMs;
@@ -236,7 +235,7 @@ const published = await memory.workflows.listPublished();
 const firstDue = Math.min(...published.map((p) => Date.parse(p.publishedAt))) + 60_000;
 const offset = Math.round(firstDue - (Date.now() + 2 * syncMs + 1000));
 const late: number[] = [];
-const scheduler = createScheduler({ weir: memory, runner: createRunner(), clock: realClock(offset), fire: async () => {} });
+const scheduler = createScheduler({ storage: memory.storage, bus: memory.bus, workflows: memory.workflows, clock: realClock(offset), fire: async () => {} });
 memory.bus.on('schedule:fired', (e) => late.push(e.late));
 await scheduler.sync();
 const timers = scheduler.timers;

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
-import { createExecutionQueue } from '../src/queue/index.js';
 import { median, report } from './_stats.js';
 import { REDIS_URL, dropRedisPrefix } from '../test/scale/_scale.js';
 
@@ -56,7 +55,7 @@ const weir = await createWeir({ home: queueHome });
 const { id } = await weir.workflows.create('io-bound', undefined, { config: trigger('manual_trigger', {}, [{ id: 'delay-1', type: 'delay', config: { ms: 50 } }]) as never });
 await weir.workflows.publish(id);
 const pub = (await weir.workflows.findPublished(id))!;
-const queue = await createExecutionQueue({ settings: weir.config.queue!, cluster: weir.cluster! });
+const queue = weir.intake.queue!;
 const workflow = { id: pub.id, name: pub.name, version: pub.version, config: pub.config };
 const runJobs = (n: number) => Promise.all(Array.from({ length: n }, () => queue.run({ workflow, input: {}, trigger: 'manual' })));
 
@@ -76,7 +75,6 @@ for (const workers of [1, 2, 3]) {
   console.log(`  ${workers} worker${workers > 1 ? 's' : ' '} x ${CONCURRENCY} at once: ${rates[workers].toFixed(0)} executions/s (ideal ${((workers * CONCURRENCY * 1000) / 50).toFixed(0)})`);
   await Promise.all(procs.map((p) => stop(p.child)));
 }
-await queue.close();
 await weir.close();
 for (const workers of [2, 3]) {
   const ratio = rates[workers] / rates[1];

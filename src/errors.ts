@@ -82,8 +82,23 @@ export function toJson(err: unknown): { error: { code: ErrorCode; message: strin
   return { error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) } };
 }
 
-/** HTTP status and JSON body of an error, for hosts. */
+/** HTTP status and JSON body of an error (an unexpected one keeps its message: for trusted callers only). */
 export function toHttp(err: unknown): { status: number; body: ReturnType<typeof toJson> } {
   const e = toWeirError(err);
   return { status: e.status, body: toJson(e) };
+}
+
+/**
+ * The HTTP answer of an error for an outside caller, the one error mapper of every host and adapter: a
+ * WeirError keeps its status, code and message; anything else becomes a 500 "internal error" (reported
+ * through `report`), so no stack, path or secret reaches a caller.
+ * @example
+ * errorResponse(new WeirError('NOT_FOUND', 'not found')) // { status: 404, body: { error: { code: 'NOT_FOUND', ... } } }
+ */
+export function errorResponse(err: unknown, report?: (err: unknown) => void): { status: number; body: ReturnType<typeof toJson> } {
+  if (!(err instanceof WeirError) || err.code === 'INTERNAL') {
+    report?.(err);
+    return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
+  }
+  return toHttp(err);
 }

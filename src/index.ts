@@ -3,7 +3,31 @@
  * @packageDocumentation
  */
 export { createWeir, type Weir, type WeirOptions } from './weir.js';
-export { WeirError, CODES, toExit, toHttp, toJson, type ErrorCode } from './errors.js';
+export { WeirError, CODES, toExit, toHttp, toJson, errorResponse, type ErrorCode } from './errors.js';
+export type { Outcome, TriggerEvent, TriggerKind, FlowRef, ErrorInfo, DecodedBody, WebhookRequest } from './types/trigger.js';
+// The transport-free host core: what adapters/node-http and adapters/fetch put behind a transport, and what
+// a host on another transport needs.
+export {
+  createHost,
+  createMount,
+  ROUTE_GROUPS,
+  splitUrl,
+  mediaType,
+  encodeResponse,
+  tooLarge,
+  DEFAULT_MAX_BODY,
+  DEFAULT_PORT,
+  type Host,
+  type HostDeps,
+  type HostOptions,
+  type HostRequest,
+  type HostResponse,
+  type Mount,
+  type MountOptions,
+  type Route,
+  type RouteGroup,
+  type RouteParams,
+} from './host/index.js';
 export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './nodes/index.js';
 export type { NodeServices, RunWorkflow } from './types/node-services.js';
 export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
@@ -36,8 +60,6 @@ export type {
   NodeLogLevel,
   RunOptions,
   RunState,
-  RespondAnswer,
-  TriggerKind,
   WeirRunOptions,
 } from './flow/index.js';
 export type { Executions } from './resources/executions/index.js';
@@ -46,7 +68,7 @@ export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, Int
 export type { Projects, ProjectState } from './resources/projects/index.js';
 export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './resources/voice-agents/index.js';
 export type { VoiceAgent, VoicePhoneNumber, VoiceProvider, TelephonyProvider, TwilioNumber } from './providers/index.js';
-export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './triggers/telephony/signatures.js';
+export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './intake/telephony/signatures.js';
 export type { Tables, TableMeta, TableDetails, TableSchema, ColumnDef, IndexDef, ColumnType, Row, ExecResult, TableEngine, SystemTable } from './resources/tables/index.js';
 export type { Kv, KvNamespace } from './resources/kv/index.js';
 export type { Objects, ObjectInfo } from './resources/objects/index.js';

@@ -18,10 +18,9 @@ import { createProjects, type Projects } from './resources/projects/index.js';
 import { createVoiceAgents, type VoiceAgents } from './resources/voice-agents/index.js';
 import { openStorage, type KeyValueStorage, type Storages } from './storage/index.js';
 import { createCluster, type Cluster } from './cluster/index.js';
-import type { ExecutionQueue } from './queue/index.js';
 import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
-import { createCapture, type Capture } from './triggers/capture.js';
-import { createIntake, type Intake } from './triggers/intake.js';
+import { createCapture, type Capture } from './intake/capture.js';
+import { createIntake, type Intake } from './intake/intake.js';
 import { publicBase } from './host/serve-info.js';
 import type { NodeServices } from './types/node-services.js';
 import { logBus } from './logging/bus-log.js';
@@ -53,8 +52,8 @@ export interface WeirOptions {
 
 /**
  * A weir instance: what embedders use (the resource managers, `run`, `executeFlow`, `close`) and what the
- * hosts built on it share (bus, executor, intake). Assembled once by {@link createWeir}; only `queue` is
- * set later, by a host that joins an execution queue.
+ * hosts built on it share (bus, executor, intake). Assembled once by {@link createWeir}, as a constant: queue
+ * mode (`queue` in `weir.config.json`) is chosen then, inside the intake.
  */
 export interface Weir {
   /** Directory holding all state; none for an instance on injected or memory storage. */
@@ -113,8 +112,6 @@ export interface Weir {
   executeFlow<T = unknown>(nameOrId: string, input?: unknown): Promise<T>;
   /** Redis coordination of several hosts (schedule slot claims, publish propagation); null on one host. */
   readonly cluster: Cluster | null;
-  /** Set by `weir serve` when `queue` is configured: triggers enqueue executions instead of running them here. */
-  queue?: ExecutionQueue;
   /** Closes storage drivers and anything else the instance opened, newest first. */
   close(): Promise<void>;
 }
@@ -158,14 +155,12 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const services: NodeServices = { sandbox, network, kv, tables, objects, knowledge, run: (ref, input, runOptions) => run(ref, input, runOptions) };
   const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks });
   const run = createRun({ workflows, executor });
+  const intake = createIntake({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
   const weir: Weir = {
     home, config, storage, bus, nodes, env, network, cluster,
     workflows, executions, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
     agents, projects, voiceAgents, capture,
-    // The intake reads the instance it belongs to, so it is made once the instance exists.
-    get intake() {
-      return intake;
-    },
+    intake,
     executeFlow: <T>(ref: string, input?: unknown) => intake.events.executeFlow(ref, input) as Promise<T>,
     async close() {
       await intake.close();
@@ -176,6 +171,5 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
       await storage.dispose();
     },
   };
-  const intake = createIntake({ weir });
   return weir;
 }

@@ -1,12 +1,19 @@
-import { WeirError } from '../../src/index.js';
-import type { Weir } from '../../src/weir.js';
-import { createHost, createMount, errorResponse, type Host, type HostOptions, type MountOptions } from '../../src/host/index.js';
-import { DEFAULT_MAX_BODY } from '../node-http/body.js';
-import { splitUrl } from '../node-http/transport.js';
+import {
+  DEFAULT_MAX_BODY,
+  WeirError,
+  createHost,
+  createMount,
+  errorResponse,
+  splitUrl,
+  type Host,
+  type HostDeps,
+  type HostOptions,
+  type MountOptions,
+} from '../../src/index.js';
 import { headersOf, readRequestBody, toResponse } from './wire.js';
 
 export { DEFAULT_MAX_BODY };
-export { ROUTE_GROUPS, type RouteGroup, type MountOptions, type HostOptions } from '../../src/host/index.js';
+export { ROUTE_GROUPS, type RouteGroup, type MountOptions, type HostOptions } from '../../src/index.js';
 
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions extends HostOptions, MountOptions {
@@ -41,7 +48,7 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
  * app.all('/weir/*', (c) => weirFetch(c.req.raw)) // Hono
  * Bun.serve({ fetch: weirFetch })
  */
-export function createFetchHandler(weir: Weir, options: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(weir: HostDeps, options: FetchHandlerOptions = {}): FetchHandler {
   const mount = createMount(options.prefix);
   const host = options.host ?? createHost(weir, options);
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;

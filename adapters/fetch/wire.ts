@@ -1,8 +1,5 @@
 import { Readable } from 'node:stream';
-import { WeirError } from '../../src/index.js';
-import { encodeResponse } from '../../src/host/encode-response.js';
-import type { HostResponse } from '../../src/host/index.js';
-import { tooLarge } from '../node-http/body.js';
+import { WeirError, encodeResponse, tooLarge, type HostResponse } from '../../src/index.js';
 
 /**
  * Reads a fetch Request's body, at most `max` bytes: a Content-Length above the limit fails before a byte

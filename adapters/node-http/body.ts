@@ -1,12 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { WeirError } from '../../src/errors.js';
-
-/** The default request body limit: 1 MiB (`weir serve --max-body`). */
-export const DEFAULT_MAX_BODY = 1024 * 1024;
-
-/** The 413 of a body past the limit. */
-export const tooLarge = (max: number) =>
-  new WeirError('PAYLOAD_TOO_LARGE', `request body is larger than ${max} bytes`, { hints: ['the host limit is set with `weir serve --max-body BYTES` (`maxBody` when embedded)'] });
+import { DEFAULT_MAX_BODY, WeirError, tooLarge } from '../../src/index.js';
 
 /**
  * Reads a request body of at most `max` bytes. A Content-Length above the limit fails before a byte is

@@ -1,21 +1,29 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { WeirError } from '../../src/errors.js';
-import { errorResponse } from '../../src/host/error-response.js';
-import { createHost, createMount, type Host, type HostOptions, type MountOptions } from '../../src/host/index.js';
-import { DEFAULT_PORT } from '../../src/host/serve-info.js';
-import type { Weir } from '../../src/weir.js';
-import { DEFAULT_MAX_BODY, readBody } from './body.js';
+import {
+  DEFAULT_MAX_BODY,
+  DEFAULT_PORT,
+  WeirError,
+  createHost,
+  createMount,
+  errorResponse,
+  type Host,
+  type HostDeps,
+  type HostOptions,
+  type MountOptions,
+} from '../../src/index.js';
+import { readBody } from './body.js';
 import { bodyLeftByParser } from './parsed-body.js';
-import { createTurnGate } from '../../src/util/turn-gate.js';
+import { createTurnGate } from './turn-gate.js';
 import { flatHeaders, sendResponse, toHostRequest, type RequestParts } from './transport.js';
 
-export { readBody, DEFAULT_MAX_BODY } from './body.js';
+export { readBody } from './body.js';
 // The transport-free core, for hosts on other transports.
 export {
+  DEFAULT_MAX_BODY,
+  DEFAULT_PORT,
   createHost,
-  handle,
   ROUTE_GROUPS,
   type Host,
   type HostOptions,
@@ -24,8 +32,7 @@ export {
   type MountOptions,
   type Route,
   type RouteGroup,
-} from '../../src/host/index.js';
-export { DEFAULT_PORT };
+} from '../../src/index.js';
 
 /** Where a request goes inside weir, known before its body is read. */
 type Target = Omit<RequestParts, 'rawBody' | 'headers'>;
@@ -67,7 +74,7 @@ export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?
  * const weirListener = createListener(weir, { prefix: '/weir' })
  * http.createServer((req, res) => weirListener(req, res, () => myApp(req, res))).listen(3000)
  */
-export function createListener(weir: Weir, options: ListenerOptions = {}): Listener {
+export function createListener(weir: HostDeps, options: ListenerOptions = {}): Listener {
   const mount = createMount(options.prefix);
   const host = options.host ?? createHost(weir, options);
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
@@ -183,7 +190,7 @@ export interface Serving {
  * const { url, close } = await serve(weir, { port: 8787 })
  * process.on('SIGTERM', () => close().then(() => process.exit(0)))
  */
-export async function serve(weir: Weir, options: ServeOptions = {}): Promise<Serving> {
+export async function serve(weir: HostDeps, options: ServeOptions = {}): Promise<Serving> {
   const listener = createListener(weir, options);
   await listener.ready;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;

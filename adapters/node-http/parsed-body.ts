@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { WeirError } from '../../src/errors.js';
-import { mediaType } from '../../src/host/body.js';
-import { tooLarge } from './body.js';
+import { WeirError, mediaType, tooLarge } from '../../src/index.js';
 
 /** A body taken from what an app's body parser left on the request. */
 export interface ParsedBody {

@@ -1,18 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { addValue } from '../../src/host/body.js';
-import { encodeResponse } from '../../src/host/encode-response.js';
-import type { HostRequest, HostResponse } from '../../src/host/types.js';
-
-/** Splits a request target into the path, its query object (a repeated key becomes an array) and the query text. */
-export function splitUrl(url: string): { path: string; query: Record<string, string | string[]>; rawQuery: string } {
-  const q = url.indexOf('?');
-  // Without a prototype, keys such as `constructor` or `__proto__` are plain keys like any other.
-  const query: Record<string, string | string[]> = Object.create(null);
-  if (q < 0) return { path: url, query, rawQuery: '' };
-  const rawQuery = url.slice(q + 1);
-  for (const [k, v] of new URLSearchParams(rawQuery)) addValue(query, k, v);
-  return { path: url.slice(0, q), query, rawQuery };
-}
+import { encodeResponse, splitUrl, type HostRequest, type HostResponse } from '../../src/index.js';
 
 /** Node's headers as one string per (lower-case) name: node already joins repeats, except `set-cookie`. */
 export function flatHeaders(req: IncomingMessage): Record<string, string> {

@@ -1,5 +1,5 @@
 import type { WeirBus } from '../events.js';
-import type { Cluster } from './index.js';
+import type { Cluster } from './types.js';
 
 /** Bus events that change what a host serves; every host of the cluster re-emits them locally. */
 export const PROPAGATED_EVENTS = ['workflow:published', 'workflow:deleted', 'webhook:capture'] as const;

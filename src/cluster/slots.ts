@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Weir } from '../weir.js';
+import type { Cluster } from './index.js';
 import { fileSlotClaims } from './file-claims.js';
 
 /** How long a slot claim is kept: far beyond any clock skew between hosts, short enough to leave no litter. */
@@ -8,6 +8,12 @@ const CLAIM_TTL_MS = 60 * 60 * 1000;
 /** Where the schedule slot claims of a home live (shared by every `weir serve` on it). */
 export const claimDir = (home: string) => join(home, 'run', 'schedule-claims');
 
+/** Where schedule slots can be shared: the cluster (Redis), else the home. */
+export interface SlotPlace {
+  cluster: Pick<Cluster, 'claim'> | null;
+  home?: string;
+}
+
 /**
  * The scheduler's slot claim: every host computes the same slots and exactly one of them runs each. With a
  * cluster, `SET NX PX` on `schedule:<flow>:<slot>` in Redis; on a home, an exclusively created file per flow
@@ -15,9 +21,9 @@ export const claimDir = (home: string) => join(home, 'run', 'schedule-claims');
  * once. A host that dies simply stops claiming; the others go on with the next slot, so there is no
  * hand-over gap. Undefined for a weir without a home or cluster (nothing else can share its schedules).
  * @example
- * createScheduler({ weir, runner, claim: slotClaim(weir) })
+ * createScheduler({ storage, bus, workflows, fire, claim: slotClaim(weir) })
  */
-export function slotClaim(weir: Pick<Weir, 'cluster' | 'home'>): ((flowId: string, at: number) => Promise<boolean>) | undefined {
+export function slotClaim(weir: SlotPlace): ((flowId: string, at: number) => Promise<boolean>) | undefined {
   const cluster = weir.cluster;
   if (cluster) return (flowId, at) => cluster.claim(`schedule:${flowId}:${at}`, CLAIM_TTL_MS);
   if (weir.home) return fileSlotClaims({ dir: claimDir(weir.home), ttlMs: CLAIM_TTL_MS });
@@ -29,7 +35,7 @@ export function slotClaim(weir: Pick<Weir, 'cluster' | 'home'>): ((flowId: strin
  * @example
  * logger.info({}, slotSharing(weir))
  */
-export function slotSharing(weir: Pick<Weir, 'cluster' | 'home'>): string {
+export function slotSharing(weir: SlotPlace): string {
   if (weir.cluster) return 'schedules: slots are claimed in Redis, so each slot runs on one host of the cluster';
   if (weir.home) return `schedules: slots are claimed in ${claimDir(weir.home)}, so each slot runs once across the weir serve processes on this home`;
   return 'schedules: run by this process only';

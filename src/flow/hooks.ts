@@ -1,5 +1,5 @@
 import type { Executions } from '../resources/executions/index.js';
-import type { ExecutionRecord, ExecutorHooks, RespondAnswer, RunState } from './types.js';
+import type { ExecutionRecord, ExecutorHooks, Outcome, RunState } from './types.js';
 
 /**
  * An empty hook map, for `createExecutor({ hooks })`.
@@ -77,6 +77,6 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
 }
 
 /** Respond: the first answer of a run goes to the caller's `onRespond`. */
-export function respondHook(run: RunState, answer: RespondAnswer): void {
+export function respondHook(run: RunState, answer: Outcome): void {
   run.options.onRespond?.(answer);
 }

@@ -1,3 +1,4 @@
+import type { ErrorInfo, Outcome, TriggerKind } from '../types/trigger.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
 
 /**
@@ -9,16 +10,9 @@ export interface Masker {
   record(record: ExecutionRecord): ExecutionRecord;
 }
 
-export type ExecutionStatus = 'queued' | 'running' | 'success' | 'error' | 'cancelled';
-export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow';
+export type { ErrorInfo, Outcome, TriggerKind };
 
-/** What went wrong, as recorded and answered (never a stack). `node` names the node that failed. */
-export interface ErrorInfo {
-  code: string;
-  message: string;
-  status?: number;
-  node?: string;
-}
+export type ExecutionStatus = 'queued' | 'running' | 'success' | 'error' | 'cancelled';
 
 /** How loud a node's log line is; a Code node's `console.log` is `log`, `console.warn` is `warn`, and so on. */
 export type NodeLogLevel = 'log' | 'info' | 'warn' | 'error';
@@ -59,13 +53,6 @@ export interface ExecutionRecord {
   finishedAt: string | null;
 }
 
-/** The answer of a Respond node: sent to the waiting webhook caller or interface call. */
-export interface RespondAnswer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
 /** Options of `weir.executor.run`. */
 export interface RunOptions {
   workflow: { id: string; name: string; version?: number | null; config: FlowConfig; hash?: string };
@@ -76,7 +63,7 @@ export interface RunOptions {
   /** Aborting cancels the execution: running nodes see their signal abort, no new node starts. */
   signal?: AbortSignal;
   /** Called once, when the first Respond node runs. */
-  onRespond?(answer: RespondAnswer): void;
+  onRespond?(answer: Outcome): void;
   /** Nesting depth of `call_flow` (0 for a top-level run). */
   depth?: number;
   /**
@@ -104,7 +91,7 @@ export interface ExecutionFacade {
   /** Output records of the nodes so far (`$node`). */
   nodes: Record<string, NodeRecord>;
   /** Answers the waiting caller; only the first call counts. */
-  respond(answer: RespondAnswer): void;
+  respond(answer: Outcome): void;
 }
 
 /** The state of one run that lifecycle hooks see and may change. */
@@ -116,7 +103,7 @@ export interface RunState {
   /** Masks secret values in data and in the record's data fields (identity until a hook sets it). */
   mask: Masker;
   /** The first Respond node's answer. */
-  answer?: RespondAnswer;
+  answer?: Outcome;
   /** Set when the execution stops on an error or is cancelled. */
   failure?: ErrorInfo;
   signal: AbortSignal;
@@ -125,6 +112,6 @@ export interface RunState {
 /** Lifecycle hooks: persistence, secrets and Respond plug in here rather than living inside the executor. */
 export interface ExecutorHooks {
   'execution:start': Array<(run: RunState) => void | Promise<void>>;
-  respond: Array<(run: RunState, answer: RespondAnswer) => void>;
+  respond: Array<(run: RunState, answer: Outcome) => void>;
   'execution:end': Array<(run: RunState) => void | Promise<void>>;
 }

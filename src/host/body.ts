@@ -23,3 +23,18 @@ export function addValue<V>(target: Record<string, V | V[]>, key: string, value:
   else if (Array.isArray(prev)) prev.push(value);
   else target[key] = [prev, value];
 }
+
+/**
+ * Splits a request target into the path, its query object (a repeated key becomes an array) and the query text.
+ * @example
+ * splitUrl('/trigger/t?a=1&a=2') // { path: '/trigger/t', query: { a: ['1', '2'] }, rawQuery: 'a=1&a=2' }
+ */
+export function splitUrl(url: string): { path: string; query: Record<string, string | string[]>; rawQuery: string } {
+  const q = url.indexOf('?');
+  // Without a prototype, keys such as `constructor` or `__proto__` are plain keys like any other.
+  const query: Record<string, string | string[]> = Object.create(null);
+  if (q < 0) return { path: url, query, rawQuery: '' };
+  const rawQuery = url.slice(q + 1);
+  for (const [k, v] of new URLSearchParams(rawQuery)) addValue(query, k, v);
+  return { path: url.slice(0, q), query, rawQuery };
+}

@@ -16,9 +16,9 @@ const DECODERS: Record<string, Inflate> = {
   br: brotliDecompressSync,
 };
 
-/** 413 with the same words as the transport's limit, since the decoded body counts against the same limit. */
+/** The 413 of a body past the limit: as received by a transport, or once decoded (both count against it). */
 export const tooLarge = (max: number) =>
-  new WeirError('PAYLOAD_TOO_LARGE', `request body is larger than ${max} bytes`, { hints: ['the host limit is set with `weir serve --max-body BYTES`'] });
+  new WeirError('PAYLOAD_TOO_LARGE', `request body is larger than ${max} bytes`, { hints: ['the host limit is set with `weir serve --max-body BYTES` (`maxBody` when embedded)'] });
 
 /**
  * Undoes a request's `Content-Encoding` (`gzip`, `deflate`, `br`, `identity`, applied in the order listed, so

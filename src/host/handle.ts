@@ -1,7 +1,5 @@
-import { errorResponse } from './error-response.js';
-import type { Weir } from '../weir.js';
+import { errorResponse } from '../errors.js';
 import { compileRoutes } from './router.js';
-import { routes } from './routes.js';
 import type { HostRequest, HostResponse, Route } from './types.js';
 
 /** Options of {@link createHandler}. */
@@ -11,7 +9,7 @@ export interface HandlerOptions {
 }
 
 /** A transport-free request handler; `owns` tells an adapter whether a path is the host's before it reads a body. */
-export type Handler = ((weir: Weir, req: HostRequest) => Promise<HostResponse>) & { owns(method: string, path: string): boolean };
+export type Handler = ((req: HostRequest) => Promise<HostResponse>) & { owns(method: string, path: string): boolean };
 
 /** The answer to a path no route owns (made without throwing: scanners hit it a lot). */
 const notFound = (): HostResponse => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'not found' } } });
@@ -21,25 +19,18 @@ const notFound = (): HostResponse => ({ status: 404, body: { error: { code: 'NOT
  * paths get a 404 JSON body, and every thrown error goes through {@link errorResponse}.
  * @example
  * const handle = createHandler(routes, { onError: (e) => console.error(e) })
- * const res = await handle(weir, { method: 'GET', path: '/healthz', query: {}, headers: {}, rawBody: Buffer.alloc(0) })
+ * const res = await handle({ method: 'GET', path: '/healthz', query: {}, headers: {}, rawBody: Buffer.alloc(0) })
  */
 export function createHandler(list: readonly Route[], options: HandlerOptions = {}): Handler {
   const router = compileRoutes(list);
-  const handler = async (weir: Weir, req: HostRequest): Promise<HostResponse> => {
+  const handler = async (req: HostRequest): Promise<HostResponse> => {
     try {
       const found = router.match(req.method, req.path);
       if (!found) return notFound();
-      return await found.route.handle(req, found.params, weir);
+      return await found.route.handle(req, found.params);
     } catch (err) {
       return errorResponse(err, (e) => options.onError?.(e, req));
     }
   };
   return Object.assign(handler, { owns: (method: string, path: string) => router.match(method, path) !== null });
 }
-
-/**
- * The core router over every route of `src/host/routes.ts`.
- * @example
- * const res = await handle(weir, { method: 'POST', path: '/trigger/abc', query: {}, headers: {}, rawBody })
- */
-export const handle: Handler = createHandler(routes);

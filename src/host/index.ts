@@ -1,18 +1,34 @@
-import { cloudProbe, createFreshness } from '../triggers/changes.js';
+import type { Cluster } from '../cluster/index.js';
 import { slotClaim } from '../cluster/slots.js';
-import { createScheduler, type Clock, type Scheduler } from '../triggers/schedule.js';
-import type { Weir } from '../weir.js';
+import type { Intake } from '../intake/intake.js';
+import { cloudProbe, createFreshness } from '../intake/changes.js';
+import { createScheduler, type Clock, type Scheduler } from '../intake/schedule.js';
+import type { Workflows } from '../resources/workflows/index.js';
+import type { Storages } from '../storage/index.js';
 import { createHandler } from './handle.js';
-import { selectRoutes, type RouteGroup } from './routes.js';
+import { selectRoutes, type RouteDeps, type RouteGroup } from './routes/index.js';
 import type { HostRequest, HostResponse } from './types.js';
 
-export { handle, createHandler } from './handle.js';
-export { errorResponse } from './error-response.js';
+export { createHandler } from './handle.js';
 export { compileRoutes } from './router.js';
-export { decodeBody, requestBody, type RequestBody } from './request-body.js';
+export { mediaType, splitUrl } from './body.js';
+export { encodeResponse } from './encode-response.js';
+export { DEFAULT_MAX_BODY, tooLarge } from './content-coding.js';
+export { DEFAULT_PORT } from './serve-info.js';
+export { decodeBody, requestBody } from './request-body.js';
 export type { HostRequest, HostResponse, Route, RouteParams } from './types.js';
-export { ROUTE_GROUPS, type RouteGroup } from './routes.js';
+export { ROUTE_GROUPS, type RouteGroup, type RouteDeps } from './routes/index.js';
 export { createMount, type Mount, type MountOptions } from './mount.js';
+
+/** What a host uses of a weir instance (a `Weir` is one). */
+export interface HostDeps extends RouteDeps {
+  /** Schedule slot claims of several `weir serve` on one home live under it. */
+  home?: string;
+  storage: Storages;
+  workflows: Pick<Workflows, 'listPublished'>;
+  cluster: Pick<Cluster, 'follow' | 'claim'> | null;
+  intake: RouteDeps['intake'] & Pick<Intake, 'start' | 'close'>;
+}
 
 /** Options of {@link createHost}. */
 export interface HostOptions {
@@ -49,15 +65,26 @@ export interface Host {
  * delete are picked up without a restart: at once from this process's bus (and, with a cluster, from other
  * hosts'), and from other processes through a cheap storage probe every `watchMs`.
  * @example
- * const host = createHost(weir)
+ * const host = createHost(weir) // or any object with the parts of weir it uses
  * await host.start()
  * const res = await host.handle({ method: 'GET', path: '/healthz', query: {}, headers: {}, rawBody: Buffer.alloc(0) })
  * await host.close()
  */
-export function createHost(weir: Weir, options: HostOptions = {}): Host {
+export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`weir: ${(err as Error)?.stack ?? err}\n`));
-  const handler = createHandler(selectRoutes(options.routes), { onError });
-  const scheduler = options.schedules === false ? null : createScheduler({ weir, runner: weir.intake.runner, clock: options.clock, claim: slotClaim(weir) });
+  const handler = createHandler(selectRoutes(weir, options.routes), { onError });
+  const { dispatcher } = weir.intake;
+  const scheduler =
+    options.schedules === false
+      ? null
+      : createScheduler({
+          storage: weir.storage,
+          bus: weir.bus,
+          workflows: weir.workflows,
+          clock: options.clock,
+          claim: slotClaim(weir),
+          fire: (flow, input) => dispatcher.run({ flow, input, trigger: 'schedule' }),
+        });
   const stops: Array<() => void> = [];
 
   /** Runs scheduler syncs one at a time; a request during a sync runs one more afterwards. */
@@ -101,7 +128,7 @@ export function createHost(weir: Weir, options: HostOptions = {}): Host {
   return {
     handle(req) {
       if (options.maxBody !== undefined) req.maxBody ??= options.maxBody;
-      return handler(weir, req);
+      return handler(req);
     },
     owns: handler.owns,
     async start() {

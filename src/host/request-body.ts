@@ -1,20 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import { WeirError } from '../errors.js';
+import type { DecodedBody } from '../types/trigger.js';
 import type { HostRequest } from './types.js';
 import { mediaType, parseForm } from './body.js';
 import { charsetOf, decoderFor, isUtf8Decoder, parseFormIn } from './charset.js';
 import { DEFAULT_MAX_BODY, decodeContent } from './content-coding.js';
 import { parseMultipart } from './multipart.js';
-
-/** A request body as a flow receives it. */
-export interface RequestBody {
-  /** Parsed: JSON value, form object, text, multipart fields, or `{contentType, size, base64}` for bytes. */
-  value: unknown;
-  /** The body text exactly as received (after content decoding, before parsing); null for a body kept as bytes. */
-  raw: string | null;
-  /** True when the body was JSON, so `value` is `JSON.parse(raw)`. */
-  json: boolean;
-}
 
 const isJson = (type: string) => type === 'application/json' || type.endsWith('+json');
 const isText = (type: string) => type.startsWith('text/') || type === 'application/xml' || type.endsWith('+xml');
@@ -28,7 +19,7 @@ const isText = (type: string) => type.startsWith('text/') || type === 'applicati
  * @example
  * decodeBody({ contentType: 'application/json', raw: Buffer.from('{"a":1}') }) // { value: { a: 1 }, raw: '{"a":1}', json: true }
  */
-export function decodeBody(o: { contentType?: string; contentEncoding?: string; raw: Buffer; max?: number }): RequestBody | Promise<RequestBody> {
+export function decodeBody(o: { contentType?: string; contentEncoding?: string; raw: Buffer; max?: number }): DecodedBody | Promise<DecodedBody> {
   const bytes = decodeContent(o.raw, o.contentEncoding, o.max ?? DEFAULT_MAX_BODY);
   if (bytes.length === 0) return { value: {}, raw: '', json: false };
   const type = mediaType(o.contentType);
@@ -59,6 +50,6 @@ export function decodeBody(o: { contentType?: string; contentEncoding?: string; 
  * const decoded = requestBody(req)
  * const body = decoded instanceof Promise ? await decoded : decoded
  */
-export function requestBody(req: HostRequest, contentType = req.headers['content-type']): RequestBody | Promise<RequestBody> {
+export function requestBody(req: HostRequest, contentType = req.headers['content-type']): DecodedBody | Promise<DecodedBody> {
   return decodeBody({ contentType, contentEncoding: req.headers['content-encoding'], raw: req.rawBody, max: req.maxBody });
 }

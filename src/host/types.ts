@@ -1,4 +1,4 @@
-import type { Weir } from '../weir.js';
+import type { Outcome } from '../types/trigger.js';
 
 /**
  * A transport-free HTTP request: what an adapter (adapters/node-http) hands the core.
@@ -24,25 +24,19 @@ export interface HostRequest {
   signal?: AbortSignal;
 }
 
-/**
- * A transport-free HTTP answer. A plain object or array `body` is sent as JSON; a string or Buffer as is
- * (with the given content type); a `stream` is piped.
- */
-export interface HostResponse {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
+/** A transport-free HTTP answer: an {@link Outcome}, or a `stream` to pipe in place of the body. */
+export interface HostResponse extends Outcome {
   stream?: NodeJS.ReadableStream;
 }
 
 /** Path parameters captured by a route pattern (`/trigger/:token` -> `{ token }`). */
 export type RouteParams = Record<string, string>;
 
-/** One HTTP route of the host. Subsystems contribute routes (webhooks, knowledge URLs, telephony, interfaces). */
+/** One HTTP route of the host (src/host/routes/), built over the parts of weir it uses. */
 export interface Route {
   /** HTTP methods answered; omitted = any method. */
   methods?: string[];
   /** A path pattern with `:name` segments and an optional trailing `*` (captured as `params['*']`). */
   path: string;
-  handle(req: HostRequest, params: RouteParams, weir: Weir): Promise<HostResponse>;
+  handle(req: HostRequest, params: RouteParams): Promise<HostResponse>;
 }

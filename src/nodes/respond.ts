@@ -1,5 +1,5 @@
 import { isObject } from '../util/json.js';
-import type { RespondAnswer } from '../flow/types.js';
+import type { Outcome } from '../flow/types.js';
 import { defineNode, type Problem } from './define.js';
 import { numberField, objectField } from './fields.js';
 
@@ -19,7 +19,7 @@ export const respondNode = defineNode<{ status?: number; body?: unknown; headers
     const { status = 200, body = null, headers } = ctx.config;
     const code = Number(status);
     if (!Number.isInteger(code) || code < 100 || code > 599) throw new TypeError(`respond: "status" must be an HTTP status, got ${JSON.stringify(status)}`);
-    const answer: RespondAnswer = { status: code, body };
+    const answer: Outcome = { status: code, body };
     if (isObject(headers)) answer.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
     ctx.execution.respond(answer);
     return answer;

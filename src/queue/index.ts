@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Cluster } from '../cluster/index.js';
 import { WeirError } from '../errors.js';
 import { loadOptional } from '../util/optional.js';
-import { crashedError, DEFAULT_MAX_CRASHES } from '../triggers/poison.js';
+import { crashedError, DEFAULT_MAX_CRASHES } from '../intake/poison.js';
 import { createReplies } from './replies.js';
 import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 
@@ -24,6 +24,13 @@ export interface WorkOptions {
   onError?(err: unknown): void;
 }
 
+/** What opening the queue gives: the BullMQ queue, the worker class and a connection maker. */
+interface Opened {
+  queue: Queue;
+  Worker: typeof import('bullmq').Worker;
+  connect(): Redis;
+}
+
 /** The execution queue (BullMQ on Redis) of a cluster. */
 export interface ExecutionQueue {
   /** Jobs a worker process of this queue runs at once (`queue.concurrency`, default 10). */
@@ -36,47 +43,58 @@ export interface ExecutionQueue {
   submit(request: RunOptions, options?: { wait?: boolean }): Promise<{ executionId: string; done: Promise<ExecutionRecord> | null }>;
   /** Like the executor's `run`: enqueues, then resolves with the record the worker reports; Respond answers reach `onRespond`. */
   run(request: RunOptions): Promise<ExecutionRecord>;
-  /** Starts taking jobs on this process with `concurrency` at once. */
-  work(options: WorkOptions): void;
-  /** Stops taking jobs and waits for the ones running here, then closes the connections. */
+  /** Loads BullMQ and opens the connection (a host does it at start, so a missing package fails there). */
+  open(): Promise<void>;
+  /** Starts taking jobs on this process with `concurrency` at once; resolves once the worker is made. */
+  work(options: WorkOptions): Promise<void>;
+  /** Stops taking jobs and waits for the ones running here, then closes the connections (once). */
   close(): Promise<void>;
 }
 
 /**
- * Creates the execution queue of `weir.config.json` `queue` (BullMQ, loaded on first use). Stalled-job
+ * Creates the execution queue of `weir.config.json` `queue`; nothing is loaded or opened until it is first used
+ * (BullMQ and the Redis connections then). Stalled-job
  * handling hands a job whose worker died (lock not renewed for `stalledMs`) to another worker; a job that
  * took down its worker `maxCrashes` times is not run again: its execution is recorded as an error saying so.
  * @example
- * const queue = await createExecutionQueue({ settings: config.queue, cluster, maxCrashes: 3 })
+ * const queue = createExecutionQueue({ settings: config.queue, cluster, maxCrashes: 3 })
  * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id) })
  * const record = await queue.run({ workflow, input, trigger: 'webhook' })
  */
-export async function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster; maxCrashes?: number }): Promise<ExecutionQueue> {
+export function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster; maxCrashes?: number }): ExecutionQueue {
   const { settings, cluster, maxCrashes = DEFAULT_MAX_CRASHES } = options;
   if (settings.driver !== 'bullmq') {
     throw new WeirError('INVALID_CONFIG', `queue.driver must be "bullmq", got ${JSON.stringify(settings.driver)}`);
   }
-  const { Queue, Worker } = await loadOptional('bullmq', 'The execution queue (queue.driver "bullmq")', () => import('bullmq'));
-  const { Redis } = await loadOptional('ioredis', 'The execution queue (queue.driver "bullmq")', () => import('ioredis'));
   const url = settings.url ?? cluster.url;
   const prefix = settings.prefix ?? cluster.prefix;
   const concurrency = Math.max(1, Math.floor(settings.concurrency ?? 10));
   const stalledMs = Math.max(1000, settings.stalledMs ?? 30000);
   const connections: Redis[] = [];
-  const connect = () => {
-    const r = new Redis(url, { maxRetriesPerRequest: null });
-    connections.push(r);
-    return r;
-  };
-  const queue: Queue = new Queue(QUEUE_NAME, { connection: connect(), prefix });
   const replies = createReplies(cluster);
-  let worker: Worker | undefined;
+  let opened: Promise<Opened> | null = null;
+  let worker: Promise<Worker> | undefined;
+  let closed: Promise<void> | undefined;
+
+  /** Loads BullMQ and opens the queue's connection, once. */
+  const open = (): Promise<Opened> =>
+    (opened ??= (async () => {
+      const { Queue, Worker } = await loadOptional('bullmq', 'The execution queue (queue.driver "bullmq")', () => import('bullmq'));
+      const { Redis } = await loadOptional('ioredis', 'The execution queue (queue.driver "bullmq")', () => import('ioredis'));
+      const connect = () => {
+        const r = new Redis(url, { maxRetriesPerRequest: null });
+        connections.push(r);
+        return r;
+      };
+      return { queue: new Queue(QUEUE_NAME, { connection: connect(), prefix }), Worker, connect };
+    })());
 
   const submit: ExecutionQueue['submit'] = async (request, { wait = true } = {}) => {
     const executionId = request.executionId ?? newExecutionId();
     const waiting = wait ? await replies.expect(executionId, request.onRespond) : null;
     const job: RunJob = { executionId, workflow: request.workflow, input: request.input, trigger: request.trigger, ...(waiting ? { replyTo: replies.channel } : {}) };
     try {
+      const { queue } = await open();
       await queue.add('run', job, {
         jobId: executionId,
         attempts: 3,
@@ -97,59 +115,69 @@ export async function createExecutionQueue(options: { settings: QueueSettings; c
     async run(request) {
       return (await (await submit(request)).done)!;
     },
-    work(work) {
-      if (worker) return;
-      /** Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error. */
-      const refuse = async ({ data, stalledCounter }: { data: RunJob; stalledCounter: number }) => {
-        const { executionId, workflow, input, trigger } = data;
-        const record = await work.run({ workflow, input, trigger, executionId, refuse: crashedError(stalledCounter, 'worker') });
-        await replies.send(data.replyTo, { id: executionId, kind: 'end', record });
-      };
-      worker = new Worker<RunJob>(
-        QUEUE_NAME,
-        async (job) => {
-          const data = job.data;
-          const reply = (r: Parameters<typeof replies.send>[1]) => replies.send(data.replyTo, r).catch(work.onError);
-          // Idempotent by execution id: a job retried after its worker died mid-ack is answered from the record.
-          // A first attempt of a freshly made id has no record to find; ids made elsewhere (an idempotency
-          // key's) may name an execution whose job is long gone, so those are always looked up.
-          const fresh = job.attemptsStarted <= 1 && !job.stalledCounter && startTimeOf(data.executionId) !== null;
-          const done = fresh ? null : await work.finished(data.executionId);
-          if (done && FINISHED.has(done.status)) {
-            await reply({ id: data.executionId, kind: 'end', record: done });
-            return { status: done.status };
-          }
-          const record = await work.run({
-            workflow: data.workflow,
-            input: data.input,
-            trigger: data.trigger,
-            executionId: data.executionId,
-            onRespond: (answer) => void reply({ id: data.executionId, kind: 'respond', answer }),
-          });
-          await reply({ id: data.executionId, kind: 'end', record });
-          return { status: record.status };
-        },
-        {
-          connection: connect(),
-          prefix,
-          concurrency,
-          lockDuration: stalledMs,
-          stalledInterval: Math.max(500, Math.floor(stalledMs / 2)),
-          // Every start but the first follows a stall; past this many the job fails without running.
-          maxStalledCount: maxCrashes - 1,
-        },
-      );
-      worker.on('error', (err) => work.onError?.(err));
-      worker.on('failed', (job, err) => {
-        if (job?.deferredFailure) void refuse(job).catch(work.onError);
-        else work.onError?.(err);
-      });
+    async open() {
+      await open();
     },
-    async close() {
-      await worker?.close();
-      await queue.close();
-      replies.close();
-      await Promise.all(connections.map((r) => r.quit().catch(() => {})));
+    async work(work) {
+      worker ??= open().then(({ Worker, connect }) => startWorker(work, Worker, connect));
+      await worker;
+    },
+    close() {
+      return (closed ??= (async () => {
+        await worker?.then((w) => w.close(), () => {});
+        await (await opened?.catch(() => null))?.queue.close();
+        replies.close();
+        await Promise.all(connections.map((r) => r.quit().catch(() => {})));
+      })());
     },
   };
+
+  function startWorker(work: WorkOptions, Worker: Opened['Worker'], connect: () => Redis): Worker {
+    /** Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error. */
+    const refuse = async ({ data, stalledCounter }: { data: RunJob; stalledCounter: number }) => {
+      const { executionId, workflow, input, trigger } = data;
+      const record = await work.run({ workflow, input, trigger, executionId, refuse: crashedError(stalledCounter, 'worker') });
+      await replies.send(data.replyTo, { id: executionId, kind: 'end', record });
+    };
+    const worker = new Worker<RunJob>(
+      QUEUE_NAME,
+      async (job) => {
+        const data = job.data;
+        const reply = (r: Parameters<typeof replies.send>[1]) => replies.send(data.replyTo, r).catch(work.onError);
+        // Idempotent by execution id: a job retried after its worker died mid-ack is answered from the record.
+        // A first attempt of a freshly made id has no record to find; ids made elsewhere (an idempotency
+        // key's) may name an execution whose job is long gone, so those are always looked up.
+        const fresh = job.attemptsStarted <= 1 && !job.stalledCounter && startTimeOf(data.executionId) !== null;
+        const done = fresh ? null : await work.finished(data.executionId);
+        if (done && FINISHED.has(done.status)) {
+          await reply({ id: data.executionId, kind: 'end', record: done });
+          return { status: done.status };
+        }
+        const record = await work.run({
+          workflow: data.workflow,
+          input: data.input,
+          trigger: data.trigger,
+          executionId: data.executionId,
+          onRespond: (answer) => void reply({ id: data.executionId, kind: 'respond', answer }),
+        });
+        await reply({ id: data.executionId, kind: 'end', record });
+        return { status: record.status };
+      },
+      {
+        connection: connect(),
+        prefix,
+        concurrency,
+        lockDuration: stalledMs,
+        stalledInterval: Math.max(500, Math.floor(stalledMs / 2)),
+        // Every start but the first follows a stall; past this many the job fails without running.
+        maxStalledCount: maxCrashes - 1,
+      },
+    );
+    worker.on('error', (err) => work.onError?.(err));
+    worker.on('failed', (job, err) => {
+      if (job?.deferredFailure) void refuse(job).catch(work.onError);
+      else work.onError?.(err);
+    });
+    return worker;
+  }
 }

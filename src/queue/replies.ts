@@ -1,12 +1,12 @@
 import type { Cluster } from '../cluster/index.js';
 import { WeirError } from '../errors.js';
-import type { ExecutionRecord, RespondAnswer } from './types.js';
+import type { ExecutionRecord, Outcome } from './types.js';
 
 /** A message from the worker that runs an execution to the host that enqueued it. */
-export type Reply = { id: string; kind: 'respond'; answer: RespondAnswer } | { id: string; kind: 'end'; record: ExecutionRecord };
+export type Reply = { id: string; kind: 'respond'; answer: Outcome } | { id: string; kind: 'end'; record: ExecutionRecord };
 
 interface Waiter {
-  onRespond?(answer: RespondAnswer): void;
+  onRespond?(answer: Outcome): void;
   resolve(record: ExecutionRecord): void;
   reject(err: unknown): void;
   timer: NodeJS.Timeout;
@@ -49,7 +49,7 @@ export function createReplies(cluster: Cluster) {
      * record; it is marked handled, so a caller that does not await it (answered at once) cannot crash the
      * process when it times out.
      */
-    async expect(id: string, onRespond?: (answer: RespondAnswer) => void): Promise<{ done: Promise<ExecutionRecord>; cancel(): void }> {
+    async expect(id: string, onRespond?: (answer: Outcome) => void): Promise<{ done: Promise<ExecutionRecord>; cancel(): void }> {
       await (listening ??= cluster.subscribe(`reply:${cluster.nodeId}`, deliver));
       let settle!: Pick<Waiter, 'resolve' | 'reject'>;
       const done = new Promise<ExecutionRecord>((resolve, reject) => (settle = { resolve, reject }));

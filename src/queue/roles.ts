@@ -1,7 +1,7 @@
 import { WeirError } from '../errors.js';
-import type { Weir } from '../weir.js';
-import { maxCrashesOf } from '../triggers/poison.js';
-import { createExecutionQueue } from './index.js';
+import type { WeirConfig } from '../config.js';
+import type { ExecutionRecord, RunOptions } from '../flow/types.js';
+import type { ExecutionQueue } from './index.js';
 
 /** What a `weir serve` process does in a cluster (CONTRACT 13). */
 export type Role = 'all' | 'intake' | 'worker';
@@ -16,6 +16,15 @@ export interface QueueRole {
   close(): Promise<void>;
 }
 
+/** What joining the queue uses of a weir instance. */
+export interface QueueDeps {
+  config: Pick<WeirConfig, 'queue' | 'intake'>;
+  /** The intake made the queue of `config.queue` (null without a cluster to carry it). */
+  intake: { queue: ExecutionQueue | null };
+  executor: { run(request: RunOptions): Promise<ExecutionRecord> };
+  executions: { get(id: string): Promise<ExecutionRecord> };
+}
+
 /**
  * Puts a host in the execution queue of `weir.config.json` `queue`: every role enqueues what its triggers
  * start (webhooks, interface events, schedules); `all` and `worker` also run jobs, `concurrency` at once.
@@ -25,7 +34,7 @@ export interface QueueRole {
  * // ... SIGTERM ...
  * await part?.close()
  */
-export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) => void): Promise<QueueRole | null> {
+export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unknown) => void): Promise<QueueRole | null> {
   const settings = weir.config.queue;
   if (!settings) {
     if (role === 'all') return null;
@@ -33,12 +42,13 @@ export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) 
       hints: ['add "queue": {"driver": "bullmq", "url": "redis://127.0.0.1:6379"} to weir.config.json'],
     });
   }
-  if (!weir.cluster) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
-  const queue = await createExecutionQueue({ settings, cluster: weir.cluster, maxCrashes: maxCrashesOf(weir.config) });
-  weir.queue = queue;
+  // The intake makes the queue when a Redis server carries it (queue.url or the cluster's).
+  const queue = weir.intake.queue;
+  if (!queue) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
+  await queue.open();
   const concurrency = role === 'intake' ? 0 : queue.concurrency;
   if (concurrency) {
-    queue.work({
+    await queue.work({
       run: (request) => weir.executor.run(request),
       finished: (id) => weir.executions.get(id).catch(() => null),
       onError,
@@ -47,9 +57,6 @@ export async function joinQueue(weir: Weir, role: Role, onError: (err: unknown) 
   return {
     role,
     concurrency,
-    async close() {
-      await queue.close();
-      if (weir.queue === queue) weir.queue = undefined;
-    },
+    close: () => queue.close(),
   };
 }

@@ -1,6 +1,6 @@
-import type { ExecutionRecord, RespondAnswer, RunOptions } from '../flow/types.js';
+import type { ExecutionRecord, Outcome, RunOptions } from '../flow/types.js';
 
-export type { ExecutionRecord, RespondAnswer, RunOptions };
+export type { ExecutionRecord, Outcome, RunOptions };
 
 /** `weir.config.json` `queue`. */
 export interface QueueSettings {

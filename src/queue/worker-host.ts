@@ -1,5 +1,4 @@
-import { createHost, type Host, type HostOptions } from '../host/index.js';
-import type { Weir } from '../weir.js';
+import { createHost, type Host, type HostDeps, type HostOptions } from '../host/index.js';
 
 /**
  * The host core of a `--role worker` process: schedules and cluster events as on any host, but no intake.
@@ -8,6 +7,6 @@ import type { Weir } from '../weir.js';
  * const host = workerHost(weir, { onError })
  * await host.start()
  */
-export function workerHost(weir: Weir, options: HostOptions = {}): Host {
+export function workerHost(weir: HostDeps, options: HostOptions = {}): Host {
   return createHost(weir, { ...options, routes: ['healthz'] });
 }

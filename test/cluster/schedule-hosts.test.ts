@@ -8,8 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fileSlotClaims } from '../../src/cluster/file-claims.js';
 import { claimDir, slotClaim } from '../../src/cluster/slots.js';
-import { createRunner } from '../../src/triggers/runner.js';
-import { createScheduler } from '../../src/triggers/schedule.js';
+import { createScheduler } from '../../src/intake/schedule.js';
 import { createWeir } from '../../src/weir.js';
 import { ROOT } from '../_utils.js';
 import { chain, fakeClock, publish, startServe, tmpDir, until } from '../host/_helpers.js';
@@ -32,8 +31,9 @@ test('two schedulers on one home (fs claims): each slot of each flow runs once; 
   const scheduler = (weir: typeof a, host: string) => {
     const claim = slotClaim(weir)!;
     return createScheduler({
-      weir,
-      runner: createRunner(),
+      storage: weir.storage,
+      bus: weir.bus,
+      workflows: weir.workflows,
       clock,
       claim: (id, at) => claim(id, at).finally(() => decided++),
       fire: async (flow, input) => {

@@ -2,7 +2,7 @@
 // 127.0.0.1 port 0, and a `weir serve` child process where the CLI itself is under test.
 import * as assert from 'uvu/assert';
 import { serve, type ServeOptions } from '../../adapters/node-http/index.js';
-import type { Clock } from '../../src/triggers/schedule.js';
+import type { Clock } from '../../src/intake/schedule.js';
 import { createWeir, type Weir } from '../../src/weir.js';
 import { flow, tmpDir } from '../_utils.js';
 

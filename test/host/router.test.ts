@@ -36,7 +36,6 @@ test('static, :param and trailing * patterns; methods; HEAD answered by GET rout
 });
 
 test('one error mapper: unknown paths 404 JSON, WeirErrors keep status and code, anything else is a bare 500', async () => {
-  const weir = await createWeir();
   const reported: unknown[] = [];
   const handle = createHandler(
     [
@@ -46,14 +45,13 @@ test('one error mapper: unknown paths 404 JSON, WeirErrors keep status and code,
     { onError: (err) => reported.push(err) },
   );
   const req = (path: string): HostRequest => ({ method: 'GET', path, query: {}, headers: {}, rawBody: Buffer.alloc(0) });
-  assert.equal(await handle(weir, req('/nope')), { status: 404, body: { error: { code: 'NOT_FOUND', message: 'not found' } } });
-  assert.equal(await handle(weir, req('/weir-error')), { status: 403, body: { error: { code: 'FORBIDDEN', message: 'no entry', details: ['a'] } } });
-  const crash = await handle(weir, req('/crash'));
+  assert.equal(await handle(req('/nope')), { status: 404, body: { error: { code: 'NOT_FOUND', message: 'not found' } } });
+  assert.equal(await handle(req('/weir-error')), { status: 403, body: { error: { code: 'FORBIDDEN', message: 'no entry', details: ['a'] } } });
+  const crash = await handle(req('/crash'));
   assert.equal(crash, { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } });
   assert.is(reported.length, 1, 'the real error goes to onError, not to the caller');
   assert.is(handle.owns('GET', '/crash'), true);
   assert.is(handle.owns('GET', '/elsewhere'), false);
-  await weir.close();
 });
 
 test.run();

@@ -69,4 +69,19 @@ test('a redis storage config fails at createWeir with UNAVAILABLE naming ioredis
   }
 });
 
+test('the adapters share the public entry: a WeirError of require("weir") keeps its status behind require("weir/node-http")', () => {
+  // A host whose handler throws the entry's WeirError: with a second copy of the class inside the adapter it
+  // would be an unknown error, a 500.
+  const code = `const { WeirError } = require('weir'); const { createListener } = require('weir/node-http'); const http = require('node:http');
+    const host = { start: async () => ({ replayed: 0 }), close: async () => {}, owns: () => true, scheduler: null,
+      handle: async () => { throw new WeirError('FORBIDDEN', 'no entry'); } };
+    const listener = createListener({ config: {} }, { host });
+    const server = http.createServer(listener).listen(0, '127.0.0.1', async () => {
+      const res = await fetch('http://127.0.0.1:' + server.address().port + '/x');
+      console.log(res.status, JSON.stringify(await res.json()));
+      server.close(); await listener.close();
+    });`;
+  assert.is(run(code, 'commonjs'), '403 {"error":{"code":"FORBIDDEN","message":"no entry"}}');
+});
+
 test.run();

@@ -1,4 +1,4 @@
-import type { CaptureStatus, CapturedRequest } from '../../triggers/capture.js';
+import type { CaptureStatus, CapturedRequest } from '../../intake/capture.js';
 import type { CommandContext, CommandSpec } from '../types.js';
 
 const id = [{ name: 'workflow-id', required: true }];

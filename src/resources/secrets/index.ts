@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
-import { cloudProbe, createFreshness } from '../../triggers/changes.js';
+import { cloudProbe, createFreshness } from '../../intake/changes.js';
 import { readRecords } from '../../util/refs.js';
 import { loadMasterKey, seal, unseal, type MasterKey, type Sealed } from './crypto.js';
 import type { Secrets, SecretSummary } from '../../types/secrets.js';

@@ -1,0 +1,23 @@
+import type { Intake } from '../../intake/intake.js';
+import { requestBody } from '../request-body.js';
+import type { Route } from '../types.js';
+
+/** `/trigger/:token`, any method: the webhook intake decodes the body once it knows the token. */
+export const webhookRoutes = (webhooks: Pick<Intake['webhooks'], 'deliver'>): Route[] => [
+  {
+    path: '/trigger/:token',
+    handle: (req, params) => webhooks.deliver(req, params.token, requestBody),
+  },
+];
+
+/** `POST /api/flows/:ref` (interface events, the browser client's `callFlow`): a JSON body is the input (an empty body is `{}`). */
+export const interfaceEventRoutes = (events: Pick<Intake['events'], 'call'>): Route[] => [
+  {
+    methods: ['POST'],
+    path: '/api/flows/:ref',
+    async handle(req, params) {
+      const input = (await requestBody(req, req.headers['content-type'] ?? 'application/json')).value;
+      return events.call(params.ref, input);
+    },
+  },
+];

@@ -1,0 +1,118 @@
+import type { ExecutionRecord, RunOptions } from '../flow/types.js';
+import { errorResponse } from '../errors.js';
+import type { ExecutionQueue } from '../queue/index.js';
+import { newExecutionId } from '../resources/executions/ids.js';
+import type { ErrorInfo, Outcome, TriggerEvent } from '../types/trigger.js';
+import { createDeadlines } from '../util/deadlines.js';
+import type { Limiter } from './limiter.js';
+
+/** The part of an execution record the triggers read. */
+export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
+
+/** Options of {@link createDispatcher}. */
+export interface DispatcherOptions {
+  /** Runs an execution on this process (the executor's `run`). */
+  execute(request: RunOptions): Promise<ExecutionRecord>;
+  /** Bounds the executions started here and lets a shutdown wait for them. */
+  limiter: Limiter;
+  /** The execution queue of a cluster: executions go there instead of running here. */
+  queue?: ExecutionQueue | null;
+}
+
+/** How a caller that waits is answered (see {@link Dispatcher.answer}). */
+export interface AnswerOptions {
+  /** A 504 follows when neither a Respond node nor the end came within this many ms. */
+  timeoutMs: number;
+  /** Shapes a result or a Respond body into the outcome's body (the interface route wraps it in `{result}`). */
+  wrap?(result: unknown): unknown;
+}
+
+/** What {@link createDispatcher} returns: the one way from a trigger event to an execution. */
+export interface Dispatcher {
+  /** True when executions go to the execution queue rather than run here. */
+  readonly queued: boolean;
+  /** Starts the event at once (a caller that paces itself, like the delivery backlog); resolves with its record. */
+  start(event: TriggerEvent): Promise<FinishedRecord>;
+  /** Starts the event when the limiter has room; resolves with its record. */
+  run(event: TriggerEvent): Promise<FinishedRecord>;
+  /** Stores the event on the execution queue without waiting for it (queue mode only); any worker runs it. */
+  enqueue(event: TriggerEvent & { executionId: string }): Promise<void>;
+  /**
+   * Runs the event for a caller that waits: the first Respond node answers (the flow goes on), else the end
+   * of the execution (its result, or 500/the error's status), else a 504. The outcome carries the execution
+   * id in `x-execution-id`.
+   */
+  answer(event: TriggerEvent, options: AnswerOptions): Promise<Outcome>;
+}
+
+/** The executor's run options of an event. */
+const runRequest = (e: TriggerEvent, onRespond?: (o: Outcome) => void): RunOptions => ({
+  workflow: { id: e.flow.id, name: e.flow.name, version: e.flow.version, config: e.flow.config, hash: e.flow.hash },
+  input: e.input,
+  trigger: e.trigger,
+  executionId: e.executionId,
+  onRespond,
+  refuse: e.refuse,
+});
+
+const orNull = (r: unknown) => r ?? null;
+
+/** The outcome of a finished execution that reached no Respond node: its result, or its error. */
+export function executionOutcome(record: FinishedRecord, wrap: (result: unknown) => unknown = orNull): Outcome {
+  if (record.status === 'success') return { status: 200, body: wrap(record.result) };
+  const e = record.error ?? {};
+  const status = typeof e.status === 'number' && e.status >= 400 && e.status <= 599 ? e.status : 500;
+  return { status, body: { error: { code: e.code ?? 'EXECUTION_FAILED', message: e.message ?? `execution ${record.status}` } } };
+}
+
+/**
+ * Runs trigger events here, or on the execution queue when one is given. A refused run is only recorded, here: no worker
+ * needs to see it. Every waiting caller's 504 timeout shares one timer.
+ * @example
+ * const dispatcher = createDispatcher({ execute: (r) => executor.run(r), limiter: createLimiter() })
+ * const outcome = await dispatcher.answer({ flow, trigger: 'webhook', input }, { timeoutMs: 30000 })
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { execute, limiter } = options;
+  const queue = options.queue ?? null;
+  const deadlines = createDeadlines();
+
+  const start = (event: TriggerEvent, onRespond?: (o: Outcome) => void): Promise<FinishedRecord> => {
+    const request = runRequest(event, onRespond);
+    return queue && !event.refuse ? queue.run(request) : execute(request);
+  };
+
+  return {
+    queued: queue !== null,
+    start: (event) => start(event),
+    run: (event) => limiter.run(() => start(event)),
+    async enqueue(event) {
+      if (!queue) throw new Error('enqueue needs a host with an execution queue');
+      await queue.submit(runRequest(event), { wait: false });
+    },
+    answer(event, o) {
+      const executionId = newExecutionId();
+      const headers = { 'x-execution-id': executionId };
+      const wrap = o.wrap ?? orNull;
+      return new Promise<Outcome>((resolve) => {
+        let answered = false;
+        const settle = (a: Outcome) => {
+          if (answered) return;
+          answered = true;
+          cancelTimeout();
+          resolve({ ...a, headers: { ...a.headers, ...headers } });
+        };
+        const cancelTimeout = deadlines.add(o.timeoutMs, () =>
+          settle({ status: 504, body: { error: { code: 'TIMEOUT', message: `the flow did not answer within ${o.timeoutMs} ms` } } }),
+        );
+        const onRespond = (r: Partial<Outcome>) => settle({ status: r.status ?? 200, headers: r.headers, body: wrap(r.body) });
+        limiter
+          .run(() => start({ ...event, executionId }, onRespond))
+          .then(
+            (record) => settle(executionOutcome(record, wrap)),
+            (err) => settle(errorResponse(err)),
+          );
+      });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { Cluster } from '../cluster/index.js';
+import type { WeirConfig } from '../config.js';
+import type { WeirBus } from '../events.js';
+import type { ExecutionRecord, RunOptions } from '../flow/types.js';
+import type { NodeRegistry } from '../nodes/index.js';
+import type { Executions } from '../resources/executions/index.js';
+import type { Workflows } from '../resources/workflows/index.js';
+import { createExecutionQueue, type ExecutionQueue } from '../queue/index.js';
+import type { Storages } from '../storage/index.js';
+import type { Capture } from './capture.js';
+import { createDispatcher, type Dispatcher } from './dispatch.js';
+import { createFlowIndex, type FlowIndex } from './flow-index.js';
+import { createInterfaceEvents, type InterfaceEvents } from './interface.js';
+import { createLimiter, type Limiter, type LimiterOptions } from './limiter.js';
+import { maxCrashesOf } from './poison.js';
+import { createWebhooks, type Webhooks } from './webhook.js';
+
+/** What the intake uses of a weir instance. */
+export interface IntakeOptions extends LimiterOptions {
+  /** The journal of durable deliveries lives under `<home>/journal`; memory only without a home. */
+  home?: string;
+  config: WeirConfig;
+  storage: Storages;
+  bus: WeirBus;
+  nodes: Pick<NodeRegistry, 'get'>;
+  workflows: Workflows;
+  executions: Pick<Executions, 'endedAmong'>;
+  capture: Capture;
+  /** Redis coordination of several hosts; with `config.queue` it carries the execution queue. */
+  cluster: Cluster | null;
+  /** Runs an execution on this process (the executor's `run`). */
+  execute(request: RunOptions): Promise<ExecutionRecord>;
+}
+
+/** Webhook intake, interface events and the dispatcher that every trigger of a host shares. */
+export interface Intake {
+  /** Bounds the executions started here; a shutdown waits for it to drain. */
+  limiter: Limiter;
+  /** Runs trigger events here or on the execution queue. */
+  dispatcher: Dispatcher;
+  /** The execution queue (`queue` in weir.config.json, with a cluster), null without one. */
+  queue: ExecutionQueue | null;
+  /** The cache of published flows and webhook tokens. */
+  index: FlowIndex;
+  webhooks: Webhooks;
+  events: InterfaceEvents;
+  /** Replays deliveries a killed host left behind; resolves with how many. */
+  start(): Promise<number>;
+  /** Waits for every execution started through the intake, then closes the journal and the queue. */
+  close(): Promise<void>;
+}
+
+/**
+ * What a weir instance needs to take events from outside: one limiter (bounded, drained on shutdown), one
+ * dispatcher (on the execution queue when `queue` is configured, chosen here once), one cache of published flows, the webhook intake and the interface events. Creating it does
+ * no I/O: the journal opens when a host starts or the first durable delivery arrives.
+ * @example
+ * const intake = createIntake({ config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (r) => executor.run(r) })
+ * await intake.start()          // replays unfinished deliveries
+ * await intake.close()          // waits for running executions
+ */
+export function createIntake(options: IntakeOptions): Intake {
+  const { config, cluster } = options;
+  const limiter = createLimiter(options);
+  // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
+  const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, maxCrashes: maxCrashesOf(config) }) : null;
+  const dispatcher = createDispatcher({ execute: options.execute, limiter, queue });
+  const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
+  const webhooks = createWebhooks({ ...options, limiter, dispatcher, index });
+  const events = createInterfaceEvents({ nodes: options.nodes, dispatcher, index });
+  return {
+    limiter,
+    dispatcher,
+    queue,
+    index,
+    webhooks,
+    events,
+    start: () => webhooks.start(),
+    async close() {
+      await webhooks.close();
+      await queue?.close();
+    },
+  };
+}

@@ -1,0 +1,288 @@
+import { mkdir, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { adoptOrphans, createReaders, createSegment, heartbeat, type JournalRecord, type Position } from './journal-files.js';
+
+export type { JournalRecord, Position };
+
+/** Options of {@link createJournal}. */
+export interface JournalOptions {
+  /** Directory of the segment files (`<home>/journal`). */
+  dir: string;
+  /** A segment larger than this is closed at the next batch and a new one begun (default 8 MiB). */
+  maxSegmentBytes?: number;
+  /** Records to copy into each new segment (answers still inside their dedupe window). */
+  live(): JournalRecord[];
+  /** Records of segments adopted while running (an owner that died while this host runs). */
+  onAdopted?(records: Array<{ record: JournalRecord; pos: Position }>): void;
+  /** How often to look for segments of dead owners, in ms (default 10000; 0 = only at open). */
+  scanMs?: number;
+}
+
+/** An open append-only journal. */
+export interface Journal {
+  /** Adopts the segments of dead owners; returns their records with positions (fold them by id). */
+  open(): Promise<Array<{ record: JournalRecord; pos: Position }>>;
+  /**
+   * Appends a record (or its JSON text, on one line); resolves once the batch holding it is on disk (one
+   * synchronous write per batch). `pin` keeps its segment.
+   */
+  append(record: JournalRecord | string, options?: { pin?: boolean }): Promise<Position>;
+  /** Appends a record with the next batch without waiting for it (done marks: a lost one is harmless). */
+  note(record: JournalRecord): void;
+  /** Reads a record back. */
+  read(pos: Position): Promise<JournalRecord>;
+  /** Keeps a segment (it holds a record still needed) / lets it go: a closed segment with no pins is deleted. */
+  pin(segment: string): void;
+  unpin(segment: string): void;
+  /** Closes the current segment now (carrying the live records into a new one). */
+  rotate(): Promise<void>;
+  /** Flushes what is queued, closes the files and stops the timers. Pinned segments stay for the next start. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  line: string;
+  pin?: boolean;
+  done?: { resolve(pos: Position): void; reject(err: unknown): void };
+}
+
+const HEARTBEAT_MS = 2000;
+/** Filled past the rotation size: the batch that crosses it still writes over existing blocks. */
+const PREFILL_SLACK = 256 * 1024;
+/** Closes a segment without the zeros it was filled with past its last batch. */
+async function closeSegment(fh: FileHandle, used: number): Promise<void> {
+  try {
+    await fh.truncate(used);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Batches written and flushed at once. One: with more in flight the same deliveries went out in smaller
+ * batches, so more writes, flushes and thread-pool wake-ups (measured against 4 at a fixed 9,000 req/s,
+ * interleaved: 81-84 against 91-96 µs of host CPU per durable 200, p99 the same).
+ */
+const MAX_INFLIGHT = 1;
+
+/**
+ * An append-only journal with group commit. Records queue in memory; one writer turns each queue into one
+ * synchronous-data `write`, then releases every waiter of that batch, so a thousand concurrent appends
+ * cost a handful of disk flushes. Compaction works by segments: each new segment starts with the live
+ * records (remembered answers), and a closed segment is deleted once nothing pins it (every delivery in it
+ * finished). Segments are named `<pid>-<boot>.<seq>.log`; a starting host (and a periodic scan) adopts the
+ * segments of owners that are gone by renaming them, which is atomic, so two hosts never replay one segment.
+ * @example
+ * const journal = createJournal({ dir: join(home, 'journal'), live: () => dedupe.live() })
+ * for (const { record, pos } of await journal.open()) replay(record, pos)
+ * const pos = await journal.append({ k: 'd', id: 'ex_1', in: input }, { pin: true })
+ */
+export function createJournal(options: JournalOptions): Journal {
+  const { dir, maxSegmentBytes = 8 * 1024 * 1024, scanMs = 10000 } = options;
+  const owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const lockFile = join(dir, `${owner}.lock`);
+  let seq = 0;
+  let current = '';
+  let fh: FileHandle | null = null;
+  let size = 0;
+  let queue: Pending[] = [];
+  const inflight = new Set<Promise<void>>();
+  let scheduled = false;
+  let rotating = false;
+  let next: Promise<{ name: string; handle: FileHandle }> | null = null;
+  let rotateNext = false;
+  let closed = false;
+  const timers: NodeJS.Timeout[] = [];
+  const pins = new Map<string, number>();
+  /** Closed segments whose live records a later segment already holds: deletable once unpinned. */
+  const sealed = new Set<string>();
+  const unsealed = new Set<string>();
+  const readers = createReaders(dir);
+
+  async function drop(segment: string): Promise<void> {
+    sealed.delete(segment);
+    await readers.close(segment);
+    await rm(join(dir, segment), { force: true });
+  }
+
+  /**
+   * Creates the next segment; made ahead of time (a rotation is then only a swap) it is filled with zeros
+   * first. One made when needed (at open and close) is not: a host starting or stopping writes no megabytes.
+   */
+  function prepareNext(prefill = 0): Promise<{ name: string; handle: FileHandle }> {
+    const made = createSegment(dir, `${owner}.${++seq}.log`, prefill);
+    made.catch(() => {});
+    return made;
+  }
+
+  async function openSegment(): Promise<void> {
+    const ready = await (next ?? prepareNext());
+    next = null;
+    if (fh) {
+      await closeSegment(fh, size);
+      unsealed.add(current);
+    }
+    current = ready.name;
+    fh = ready.handle;
+    size = 0;
+  }
+
+  /**
+   * Writes lines at a range reserved now, then flushes them: the batch is on disk when this resolves.
+   * A batch starts with a newline, so a neighbour lost in a crash (a hole of zeros) never merges with a
+   * line that was acknowledged.
+   */
+  async function writeLines(lines: string[]): Promise<Position[]> {
+    const data = Buffer.from(`\n${lines.join('')}`);
+    const positions: Position[] = [];
+    let offset = size + 1;
+    for (const line of lines) {
+      const length = Buffer.byteLength(line);
+      positions.push({ segment: current, offset, length: length - 1 });
+      offset += length;
+    }
+    const at = size;
+    size += data.length;
+    if (!next && size > maxSegmentBytes * 0.75) next = prepareNext(maxSegmentBytes + PREFILL_SLACK);
+    await fh!.write(data, 0, data.length, at); // durable on return: segments are opened O_DSYNC
+    return positions;
+  }
+
+  /** Closes the segment, starts the next with the live records, and deletes closed segments nothing pins. */
+  async function rotateNow(): Promise<void> {
+    rotateNext = false;
+    rotating = true;
+    try {
+      await openSegment();
+      const sealing = [...unsealed];
+      unsealed.clear();
+      const live = options.live();
+      if (live.length) await writeLines(live.map((r) => `${JSON.stringify(r)}\n`));
+      for (const segment of sealing) {
+        sealed.add(segment);
+        if (!pins.get(segment)) await drop(segment);
+      }
+    } finally {
+      rotating = false;
+    }
+  }
+
+  function track(work: Promise<void>): void {
+    inflight.add(work);
+    void work.finally(() => {
+      inflight.delete(work);
+      pump();
+    });
+  }
+
+  async function flushBatch(batch: Pending[]): Promise<void> {
+    try {
+      const positions = await writeLines(batch.map((p) => p.line));
+      batch.forEach((p, i) => {
+        if (p.pin) api.pin(positions[i].segment);
+        p.done?.resolve(positions[i]);
+      });
+    } catch (err) {
+      batch.forEach((p) => p.done?.reject(err));
+    }
+  }
+
+  /**
+   * Starts batches: everything queued becomes one batch, up to MAX_INFLIGHT batches write and flush at once
+   * (what arrives meanwhile waits and goes out together as the next batch). A rotation waits until no batch
+   * is in flight. setImmediate lets the requests already read in this loop turn join the batch.
+   */
+  function pump(): void {
+    if (scheduled || rotating || !fh || inflight.size >= MAX_INFLIGHT || (!queue.length && !rotateNext)) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      if (!fh || rotating) return;
+      if (rotateNext || size > maxSegmentBytes) {
+        rotateNext = true;
+        if (!inflight.size) track(rotateNow().catch(() => {}));
+        return;
+      }
+      const batch = queue;
+      queue = [];
+      if (batch.length) track(flushBatch(batch));
+    });
+  }
+
+  /** Resolves once nothing is queued or being written. */
+  async function settle(): Promise<void> {
+    while (scheduled || inflight.size || queue.length) {
+      pump();
+      await Promise.all([...inflight]);
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  const api: Journal = {
+    async open() {
+      await mkdir(dir, { recursive: true });
+      await heartbeat(lockFile);
+      const adopted = await adoptOrphans(dir, owner, () => `${owner}.a${++seq}.log`);
+      adopted.forEach((a) => unsealed.add(a.segment));
+      await openSegment();
+      timers.push(setInterval(() => void heartbeat(lockFile).catch(() => {}), HEARTBEAT_MS).unref());
+      if (scanMs > 0) {
+        const scan = async () => {
+          const found = await adoptOrphans(dir, owner, () => `${owner}.a${++seq}.log`);
+          if (!found.length) return;
+          found.forEach((a) => unsealed.add(a.segment));
+          options.onAdopted?.(found.flatMap((a) => a.records));
+          await api.rotate();
+        };
+        timers.push(setInterval(() => void scan().catch(() => {}), scanMs).unref());
+      }
+      return adopted.flatMap((a) => a.records);
+    },
+    append(record, opts = {}) {
+      if (closed) return Promise.reject(new Error('journal is closed'));
+      return new Promise<Position>((resolve, reject) => {
+        queue.push({ line: `${typeof record === 'string' ? record : JSON.stringify(record)}\n`, pin: opts.pin, done: { resolve, reject } });
+        pump();
+      });
+    },
+    note(record) {
+      if (closed) return;
+      queue.push({ line: `${JSON.stringify(record)}\n` });
+      pump();
+    },
+    read: (pos) => readers.read(pos),
+    pin(segment) {
+      pins.set(segment, (pins.get(segment) ?? 0) + 1);
+    },
+    unpin(segment) {
+      const n = (pins.get(segment) ?? 1) - 1;
+      if (n > 0) return void pins.set(segment, n);
+      pins.delete(segment);
+      if (sealed.has(segment)) void drop(segment).catch(() => {});
+    },
+    async rotate() {
+      rotateNext = true;
+      await settle();
+    },
+    async close() {
+      closed = true;
+      timers.forEach(clearInterval);
+      // A last rotation leaves only what is live (pinned deliveries, answers) for the next start.
+      rotateNext = !!fh;
+      await settle();
+      if (fh) await closeSegment(fh, size);
+      fh = null;
+      // A segment made ahead of time and never used goes too.
+      const unused = await next?.catch(() => null);
+      next = null;
+      if (unused) {
+        await unused.handle.close();
+        await rm(join(dir, unused.name), { force: true });
+      }
+      await readers.closeAll();
+      await rm(lockFile, { force: true });
+    },
+  };
+  return api;
+}
