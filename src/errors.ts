@@ -76,7 +76,7 @@ export function toExit(err: unknown): number {
   return toWeirError(err).exit;
 }
 
-/** The JSON error document of CONTRACT section 3 (no stack, no cause). */
+/** The JSON error document `{"error": {"code", "message"}}` (no stack, no cause). */
 export function toJson(err: unknown): { error: { code: ErrorCode; message: string; details?: unknown } } {
   const e = toWeirError(err);
   return { error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) } };

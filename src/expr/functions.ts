@@ -1,6 +1,6 @@
 import { toNumber, toText } from './values.js';
 
-/** The named functions of the expression grammar (CONTRACT 11), with their arity. Nothing else is callable. */
+/** The named functions of the expression grammar, with their arity. Nothing else is callable. */
 export const FUNCTIONS = {
   /** JSON text of a value (`json($input)`); an optional indent. */
   json: { min: 1, max: 2, fn: (v: unknown, indent?: unknown) => JSON.stringify(v, null, typeof indent === 'number' ? indent : undefined) },

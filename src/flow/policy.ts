@@ -1,7 +1,7 @@
 import { WeirError } from '../errors.js';
 import type { Problem } from '../nodes/define.js';
 
-/** The per-node options of CONTRACT 9 that wrap a run: retries and a time limit per attempt. */
+/** The per-node options that wrap a run: `retry: {max, backoffMs}` and a `timeoutMs` limit per attempt. */
 export interface NodePolicy {
   retry: { max: number; backoffMs: number };
   timeoutMs?: number;

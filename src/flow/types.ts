@@ -24,7 +24,7 @@ export interface NodeLogLine {
   at: string;
 }
 
-/** The output record of one node (`$node.<id>`, CONTRACT 9). */
+/** The output record of one node (`$node.<id>`): `{data, status, startedAt, finishedAt}`. */
 export interface NodeRecord {
   data: unknown;
   status: 'success' | 'error' | 'skipped';

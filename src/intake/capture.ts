@@ -4,7 +4,7 @@ import type { Storages } from '../storage/index.js';
 import type { Workflows } from '../resources/workflows/index.js';
 import { inferSchema, variablePaths } from './infer-schema.js';
 
-/** The capture window of CONTRACT 6 and seed 8: five minutes. */
+/** The capture window of a webhook capture session: five minutes from `webhook-listen`. */
 export const LISTEN_MS = 5 * 60 * 1000;
 
 /** A captured request: what the flow would have received, and when. */
@@ -41,7 +41,7 @@ export interface CaptureStatus {
 export type Capture = ReturnType<typeof createCapture>;
 
 /**
- * The webhook capture session of CONTRACT 6: idle -> listening (5 minutes) -> captured -> accepted (the
+ * The webhook capture session: idle -> listening (5 minutes) -> captured -> accepted (the
  * schema and variable paths are saved, Format Confirmed: yes) or declined. Sessions live in cloud storage,
  * so a running host sees `webhook-listen` from the CLI at once; works on unpublished flows too.
  * @example

@@ -1,7 +1,7 @@
 import type { Outcome } from '../types/trigger.js';
 import type { JournalRecord } from './journal.js';
 
-/** The default dedupe window of idempotency keys: 24 hours (CONTRACT 5). */
+/** The default dedupe window of idempotency keys: 24 hours; a repeat gets the first answer and starts nothing. */
 export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 interface Entry {

@@ -13,7 +13,7 @@ type Nodes = Pick<NodeRegistry, 'get'>;
 
 const triggerOf = (nodes: Nodes, pub: PublishedWorkflow) => pub.config.nodes.find((n) => nodes.get(n.type)?.trigger);
 
-/** Input problems as one INVALID_INPUT error that lists each (CONTRACT 5: 400 listing each problem). */
+/** Input problems as one INVALID_INPUT error that lists each (answered 400 listing each problem). */
 function checked(nodes: Nodes, pub: PublishedWorkflow, input: unknown): void {
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
     throw new WeirError('INVALID_INPUT', `the input of flow "${pub.name}" must be a JSON object`, { details: ['input must be a JSON object'] });
@@ -36,7 +36,7 @@ export interface InterfaceEvents {
 const wrap = (result: unknown) => ({ result: result ?? null });
 
 /**
- * Interface events (seed 2.3, CONTRACT 5): `callFlow` from a browser through `POST /api/flows/<name-or-id>`
+ * Interface events: `callFlow` from a browser through `POST /api/flows/<name-or-id>`
  * (only flows whose published trigger is `interface_event_trigger`), and `executeFlow` for server-side
  * callers (any published flow). Inputs are checked against the trigger's `inputParams` first.
  * @example

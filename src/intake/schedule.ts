@@ -48,7 +48,7 @@ export interface SchedulerOptions {
 export type Scheduler = ReturnType<typeof createScheduler>;
 
 /**
- * Runs published flows with a schedule trigger (seed 2.3, CONTRACT 11). One timer serves every flow: a
+ * Runs published flows with a schedule trigger, inside `weir serve`. One timer serves every flow: a
  * min-heap holds each flow's next due time and the timer is armed for the earliest. A flow does not overlap
  * itself unless `allowOverlap`; runs missed while no host ran are skipped, or with `catchUp` the last one
  * runs at start. Last-run times live in cloud storage (`schedule-state`). `sync()` re-reads the published

@@ -18,7 +18,7 @@ import { crashedError, maxCrashesOf } from './poison.js';
 import type { Limiter } from './limiter.js';
 import { WebhookInput } from './webhook-input.js';
 
-/** The webhook trigger's options (seed 2.3, CONTRACT 11). */
+/** The webhook trigger's options (`idempotencyHeader` defaults to `Idempotency-Key`, `responseTimeoutMs` to 30000). */
 export interface WebhookTriggerConfig {
   respondImmediately?: boolean;
   idempotencyHeader?: string;
@@ -61,13 +61,13 @@ export interface Webhooks {
 /** Deliveries a memory-only weir holds before intake waits for room. */
 const MEMORY_BACKLOG = 5000;
 
-/** The same answer for an unknown token and a flow without a published webhook trigger (CONTRACT 5). */
+/** The same answer for an unknown token and a flow without a published webhook trigger: 404, same body. */
 const notFound = () => new WeirError('NOT_FOUND', 'not found');
 
 const webhookNode = (pub: PublishedWorkflow | null): FlowNode | undefined => pub?.config.nodes.find((n) => n.type === 'webhook_trigger');
 
 /**
- * Webhook intake (CONTRACT 5 and 6): capture while a session listens, then the published flow's webhook
+ * Webhook intake: capture while a session listens, then the published flow's webhook
  * trigger: durable 200 `{executionId}` (journaled before the answer, replayed after a crash) or the
  * Respond node's answer; idempotency keys answered from the dedupe index.
  * @example

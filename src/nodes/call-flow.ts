@@ -6,7 +6,7 @@ import { service } from './resources/common.js';
 export const MAX_CALL_DEPTH = 8;
 
 /**
- * CONTRACT 9: `{"flow": "<name or id>", "input": {...}}`: runs the published copy of another flow (recorded
+ * `{"flow": "<name or id>", "input": {...}}`: runs the published copy of another flow (recorded
  * as its own execution, trigger `call_flow`) and outputs its result; its failure fails this node.
  */
 export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({

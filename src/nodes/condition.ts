@@ -24,7 +24,7 @@ function ruleProblems(rule: unknown, path: string, problems: Problem[]): void {
 let jsonLogic: typeof import('json-logic-js') | undefined;
 
 /**
- * CONTRACT 9: `{"rules": <json-logic>}` over `{input, node, env}` (`input` = the trigger input, `node` = the
+ * `{"rules": <json-logic>}` over `{input, node, env}` (`input` = the trigger input, `node` = the
  * output records so far). Edges leave it by the handle `"true"` or `"false"`; data = `{result}`.
  */
 export const conditionNode = defineNode<{ rules: unknown }>({

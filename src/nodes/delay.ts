@@ -2,7 +2,7 @@ import { sleep } from '../flow/policy.js';
 import { defineNode, type Problem } from './define.js';
 import { numberField } from './fields.js';
 
-/** CONTRACT 9: `{"ms": N}`; waits (cancellable), then passes its input on. */
+/** `{"ms": N}`; waits (cancellable), then passes its input on. */
 export const delayNode = defineNode<{ ms: number }>({
   type: 'delay',
   validate(config) {

@@ -4,7 +4,7 @@ import { defineNode, type Problem } from './define.js';
 import { numberField, objectField } from './fields.js';
 
 /**
- * CONTRACT 9: `{"status": 200, "body": ..., "headers": {...}}`. Answers the waiting webhook caller or
+ * `{"status": 200, "body": ..., "headers": {...}}`. Answers the waiting webhook caller or
  * interface call (the first Respond node to run wins) and makes `body` the flow's result.
  */
 export const respondNode = defineNode<{ status?: number; body?: unknown; headers?: Record<string, unknown> }>({

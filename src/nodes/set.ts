@@ -1,7 +1,7 @@
 import { defineNode, type Problem } from './define.js';
 import { objectField } from './fields.js';
 
-/** CONTRACT 9: `{"values": {...}}`; data = `values` with expressions resolved. */
+/** `{"values": {...}}`; data = `values` with expressions resolved. */
 export const setNode = defineNode<{ values: Record<string, unknown> }>({
   type: 'set',
   validate(config) {

@@ -1,6 +1,6 @@
 import { WeirError } from '../errors.js';
 
-/** Secret names of CONTRACT section 10. */
+/** Secret names of the provider credentials (ElevenLabs key and webhook secret, Twilio SID and token). */
 export const SECRET = {
   elevenlabsKey: 'ELEVENLABS_API_KEY',
   elevenlabsWebhook: 'ELEVENLABS_WEBHOOK_SECRET',

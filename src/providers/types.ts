@@ -1,4 +1,4 @@
-/** A conversational voice agent as weir shows it (seed 2.6); `id` is the provider's `agent_id`. */
+/** A conversational voice agent as weir shows it; `id` is the provider's `agent_id`. */
 export interface VoiceAgent {
   id: string;
   name: string;

@@ -3,7 +3,7 @@ import type { WeirConfig } from '../config.js';
 import type { ExecutionRecord, RunOptions } from '../flow/types.js';
 import type { ExecutionQueue } from './index.js';
 
-/** What a `weir serve` process does in a cluster (CONTRACT 13). */
+/** What a `weir serve` process does in a cluster: `all` (the default), `intake` or `worker`. */
 export type Role = 'all' | 'intake' | 'worker';
 export const ROLES: readonly Role[] = ['all', 'intake', 'worker'];
 

@@ -18,7 +18,7 @@ export interface FsDriverOptions {
 }
 
 /**
- * The embedded default driver: one file per key under `base`, written atomically (CONTRACT section 2).
+ * The embedded default driver: one file per key under `base`, written atomically (no torn file after a kill -9).
  * unstorage's own `fs` driver writes in place, so a kill -9 mid-write could leave half a record.
  */
 export const fsDriver = defineDriver((opts: FsDriverOptions) => {

@@ -10,7 +10,7 @@ import { prefixView } from './view.js';
 
 export type { KeyValueStorage } from './types.js';
 
-/** The two mounts of CONTRACT section 2. */
+/** The two storage mounts: `local` (workflow drafts) and `cloud` (published workflows, organization resources). */
 export type MountName = 'local' | 'cloud';
 
 /**

@@ -24,7 +24,7 @@ export const decodeKeyPart = (encoded: string): string | null => (encoded.starts
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /**
- * Checks an object-storage key against CONTRACT 8: path-like, no `..` (or `.`/empty) segments, no leading `/`,
+ * Checks an object-storage key: path-like, no `..` (or `.`/empty) segments, no leading `/`,
  * no NUL or other control characters, at most 1024 characters. Breaking a rule is exit 1 (code RULE).
  * @example
  * checkObjectKey('reports/2024/q1.pdf') // ok

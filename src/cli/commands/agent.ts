@@ -4,7 +4,7 @@ import type { GroupSpec } from '../types.js';
 
 const idArg = { name: 'agent-id', required: true };
 
-/** `weir agent`: seed 4.4 (built-in agents are read-only). */
+/** `weir agent`: agents (built-in agents are read-only). */
 export const agent: GroupSpec = {
   name: 'agent',
   aliases: ['agents'],

@@ -6,7 +6,7 @@ import type { GroupSpec } from '../types.js';
 const nsArg = { name: 'namespace-id', required: true };
 const keyArg = { name: 'key', required: true };
 
-/** `weir data kv`: seed 4.7 and CONTRACT 8. */
+/** `weir data kv`: KV namespaces (export/import round-trips). */
 export const kv: GroupSpec = {
   name: 'kv',
   summary: 'KV namespaces of string values',

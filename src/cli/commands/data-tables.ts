@@ -6,7 +6,7 @@ import type { GroupSpec } from '../types.js';
 const tableArg = { name: 'table-id', required: true };
 const rowArgs = [tableArg, { name: 'row-id', required: true }, { name: 'primary-key', required: true }];
 
-/** `weir data tables`: seed 4.7 and CONTRACT 8, 11. */
+/** `weir data tables`: user tables (names start with `user.`) and read-only system tables. */
 export const tables: GroupSpec = {
   name: 'tables',
   aliases: ['table'],

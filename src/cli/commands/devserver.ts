@@ -33,7 +33,7 @@ const onSignal = () =>
     process.once('SIGTERM', done);
   });
 
-/** `weir servers`: seed 4.9. */
+/** `weir servers`: lists the running dev servers. */
 export const servers: CommandSpec = {
   name: 'servers',
   summary: 'running dev servers with ports, URLs and log files',
@@ -44,7 +44,7 @@ export const servers: CommandSpec = {
   },
 };
 
-/** `weir logs [interface] [-n N] [-f] [-c]`: seed 4.9. */
+/** `weir logs [interface] [-n N] [-f] [-c]`: a dev server's log (`-c`: the browser console). */
 export const logs: CommandSpec = {
   name: 'logs',
   summary: 'logs of a dev server (current interface if none given); -c shows the browser console',
@@ -74,7 +74,7 @@ export const logs: CommandSpec = {
   },
 };
 
-/** `weir preview <interface-id> [--stop]`: seed 4.9 and CONTRACT 12. */
+/** `weir preview <interface-id> [--stop]`: starts a detached dev server, or stops it. */
 export const preview: CommandSpec = {
   name: 'preview',
   summary: 'start a dev server and a headless browser page for an interface (--stop ends them)',

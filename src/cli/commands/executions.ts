@@ -43,7 +43,7 @@ const summary = (r: ExecutionRecord) => ({
   error: r.error ?? null,
 });
 
-/** `workflows run`, `workflows executions`, `workflows execution` (CONTRACT 9, 11). */
+/** `workflows run`, `workflows executions`, `workflows execution`: run a flow; list, show executions. */
 export const executionCommands: CommandSpec[] = [
   {
     name: 'run',

@@ -12,7 +12,7 @@ import { webviewCommands } from './webview.js';
 import { project } from './project.js';
 import { serve } from './serve.js';
 
-/** The whole command table (seed table 2.1); usage, checks and dispatch derive from it. */
+/** The whole command table (groups, aliases, commands); usage, checks and dispatch derive from it. */
 export const root: GroupSpec = {
   name: 'weir',
   summary: 'weir: an embeddable workflow-automation runtime',

@@ -4,7 +4,7 @@ import type { GroupSpec } from '../types.js';
 
 const nameFlag = { name: { type: 'string' as const, summary: 'the interface (default: the one whose folder you are in)', placeholder: 'name' } };
 
-/** `weir interface` (alias `i`): seed 4.3 and CONTRACT 12. */
+/** `weir interface` (alias `i`): creates, lists and deploys interfaces (served under `/i/<name>/`). */
 export const interfaces: GroupSpec = {
   name: 'interface',
   aliases: ['i', 'interfaces'],

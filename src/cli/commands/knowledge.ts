@@ -42,7 +42,7 @@ const folders: GroupSpec = {
   ],
 };
 
-/** `weir knowledge` (alias `kb`): seed 4.6, plus full-text search. */
+/** `weir knowledge` (alias `kb`): knowledge folders and their documents, plus full-text search. */
 export const knowledge: GroupSpec = {
   name: 'knowledge',
   aliases: ['kb'],

@@ -2,7 +2,7 @@ import type { GroupSpec } from '../types.js';
 
 const projectId = [{ name: 'project-id' }];
 
-/** `weir project` (alias `proj`): seed 4.8 and CONTRACT 12. */
+/** `weir project` (alias `proj`): deploys the state to the configured git remote. */
 export const project: GroupSpec = {
   name: 'project',
   aliases: ['proj'],

@@ -42,7 +42,7 @@ async function shutDown(logger: WeirLogger, steps: Array<() => Promise<unknown>>
   logger.info({}, 'stopped');
 }
 
-/** `weir serve` (CONTRACT 5): the HTTP host in the foreground until SIGTERM/SIGINT. */
+/** `weir serve`: the HTTP host in the foreground until SIGTERM/SIGINT. */
 export const serve: CommandSpec = {
   name: 'serve',
   summary: 'run the HTTP host: webhooks, interface events, interfaces and schedules',

@@ -5,7 +5,7 @@ import type { GroupSpec } from '../types.js';
 
 const keyArg = { name: 'key', required: true };
 
-/** `weir storage`: seed 4.8 and CONTRACT 8 (keys are path-like; traversal is refused). */
+/** `weir storage`: object storage (keys are path-like; traversal is refused). */
 export const storage: GroupSpec = {
   name: 'storage',
   summary: 'Object storage',

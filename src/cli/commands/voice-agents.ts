@@ -148,7 +148,7 @@ const commands: CommandSpec[] = [
   simulateCallCommand,
 ];
 
-/** `weir voice-agents` (alias `va`): seed 4.5, CONTRACT 10. */
+/** `weir voice-agents` (alias `va`): voice agents, phone numbers and their inbound configuration. */
 export const voiceAgents: GroupSpec = {
   name: 'voice-agents',
   aliases: ['va', 'voice-agent'],

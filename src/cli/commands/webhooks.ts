@@ -4,7 +4,7 @@ import type { CommandContext, CommandSpec } from '../types.js';
 const id = [{ name: 'workflow-id', required: true }];
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
-/** The flow's id, name and token, and whether its published trigger is a webhook (CONTRACT 6). */
+/** The flow's id, name and token, and whether its published trigger is a webhook (`Webhook Trigger Enabled`). */
 async function flowOf(ctx: CommandContext) {
   const weir = await ctx.weir();
   const ref = ctx.args['workflow-id']!;
@@ -45,7 +45,7 @@ function stateText(s: CaptureStatus): string {
   }
 }
 
-/** `workflows webhook-url|webhook-listen|webhook-poll|webhook-accept|webhook-decline` (seed 3.2, 4.2; CONTRACT 6). */
+/** `workflows webhook-url|webhook-listen|webhook-poll|webhook-accept|webhook-decline` (URL, capture). */
 export const webhookCommands: CommandSpec[] = [
   {
     name: 'webhook-url',

@@ -20,7 +20,7 @@ const ms = (text: string | undefined, what: string): number => {
 /** Width and height from a PNG's IHDR chunk. */
 const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
 
-/** The webview commands of seed 4.9: they act on the page a running `preview` keeps open. */
+/** The webview commands: they act on the page a running `preview` keeps open. */
 export const webviewCommands: CommandSpec[] = [
   {
     name: 'screenshot',

@@ -7,7 +7,7 @@ import { executionCommands } from './executions.js';
 
 const id = [{ name: 'workflow-id', required: true }];
 
-/** `weir workflows` (aliases `flow`, `f`): seed 4.2 and CONTRACT 4. */
+/** `weir workflows` (aliases `flow`, `f`): drafts, publishing and the sync status. */
 export const workflows: GroupSpec = {
   name: 'workflows',
   aliases: ['workflow', 'flow', 'f'],

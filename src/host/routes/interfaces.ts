@@ -46,7 +46,7 @@ async function serve(req: HostRequest, name: string, rest: string, interfaces: S
 }
 
 /**
- * Deployed interfaces under `/i/<name>/` (CONTRACT 12): files with their content types; internal interfaces
+ * Deployed interfaces under `/i/<name>/`: files with their content types; internal interfaces
  * only with the host's access token. Every request is written to the interface's log.
  */
 export const interfaceRoutes = (interfaces: Served): Route[] => [

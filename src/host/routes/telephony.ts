@@ -124,5 +124,5 @@ const postCallRoute = ({ voiceAgents, intake }: TelephonyDeps): Route => ({
   },
 });
 
-/** The telephony routes of the host (CONTRACT 10). */
+/** The telephony routes: Twilio SMS and the voice post-call webhook, signature-checked when the secret is set. */
 export const telephonyRoutes = (deps: TelephonyDeps): Route[] => [smsRoute(deps), postCallRoute(deps)];

@@ -2,14 +2,14 @@ import { WeirError } from '../../errors.js';
 import { E164 } from '../../nodes/triggers/simple.js';
 import type { FlowConfig, FlowNode, PublishedWorkflow } from '../../resources/workflows/index.js';
 
-/** Host paths of CONTRACT 10. */
+/** Host paths of the telephony webhooks (Twilio SMS and the voice post-call). */
 export const SMS_PATH = '/telephony/twilio/sms';
 export const POST_CALL_PATH = '/telephony/voice/post-call';
 
 /** Response header listing the execution ids a telephony request started, comma-separated. */
 export const EXECUTIONS_HEADER = 'x-weir-executions';
 
-/** The two telephony triggers and their node types (seed 2.3). */
+/** The two telephony triggers and their node types. */
 export const TRIGGER_TYPES = { call: 'inbound_call_trigger', sms: 'sms_received_trigger' } as const;
 export type TelephonyKind = keyof typeof TRIGGER_TYPES;
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** How old a post-call signature may be (CONTRACT 10). */
+/** How old a post-call signature may be: 30 minutes; older ones are refused. */
 export const POST_CALL_TOLERANCE_SECS = 30 * 60;
 
 /** Compares two strings in time that does not depend on where they differ. */

@@ -33,7 +33,7 @@ export function tableField(config: Record<string, unknown>, problems: Problem[])
   }
 }
 
-/** A literal storage key must follow CONTRACT 8 already at save time. */
+/** A literal storage key must already be valid at save time (path-like, no `..` segments, no leading `/`, no NUL). */
 export function storageKeyField(config: Record<string, unknown>, problems: Problem[]): void {
   if (!stringField(config, 'key', problems)) return;
   try {

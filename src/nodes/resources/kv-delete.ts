@@ -1,7 +1,7 @@
 import { defineNode, type Problem } from '../define.js';
 import { service, stringField } from './common.js';
 
-/** CONTRACT 9: `{"namespace", "key"}`; data = `{key, deleted}` (false when the key was absent). */
+/** `{"namespace", "key"}`; data = `{key, deleted}` (false when the key was absent). */
 export const kvDeleteNode = defineNode<{ namespace: string; key: string }>({
   type: 'kv_delete',
   validate(config) {

@@ -1,7 +1,7 @@
 import { defineNode, type Problem } from '../define.js';
 import { service, stringField } from './common.js';
 
-/** CONTRACT 9: `{"namespace", "key"}`; data = the value (a string), or null when the key is absent. */
+/** `{"namespace", "key"}`; data = the value (a string), or null when the key is absent. */
 export const kvGetNode = defineNode<{ namespace: string; key: string }>({
   type: 'kv_get',
   validate(config) {

@@ -1,7 +1,7 @@
 import { defineNode, type Problem } from '../define.js';
 import { asText, service, stringField } from './common.js';
 
-/** CONTRACT 9: `{"namespace", "key", "value"}`; a non-string value is stored as its JSON text. */
+/** `{"namespace", "key", "value"}`; a non-string value is stored as its JSON text. */
 export const kvSetNode = defineNode<{ namespace: string; key: string; value: unknown }>({
   type: 'kv_set',
   validate(config) {

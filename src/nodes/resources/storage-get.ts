@@ -2,7 +2,7 @@ import { isTextType } from '../../resources/objects/index.js';
 import { defineNode, type Problem } from '../define.js';
 import { service, storageKeyField } from './common.js';
 
-/** CONTRACT 9: `{"key"}`; data = the object's metadata and `content` (text, or base64 for binary types). */
+/** `{"key"}`; data = the object's metadata and `content` (text, or base64 for binary types). */
 export const storageGetNode = defineNode<{ key: string }>({
   type: 'storage_get',
   validate(config) {

@@ -2,7 +2,7 @@ import { defineNode, type Problem } from '../define.js';
 import { asText, service, storageKeyField } from './common.js';
 
 /**
- * CONTRACT 9: `{"key", "content", "contentType"?}`; text is stored as UTF-8, anything else as JSON.
+ * `{"key", "content", "contentType"?}`; text is stored as UTF-8, anything else as JSON.
  * data = the stored object's metadata.
  */
 export const storagePutNode = defineNode<{ key: string; content: unknown; contentType?: string }>({

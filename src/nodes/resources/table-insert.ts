@@ -2,7 +2,7 @@ import { defineNode, type Problem } from '../define.js';
 import { objectField } from '../fields.js';
 import { service, tableField } from './common.js';
 
-/** CONTRACT 9: `{"table", "row": {...}}`; data = the row as stored (with its generated id). */
+/** `{"table", "row": {...}}`; data = the row as stored (with its generated id). */
 export const tableInsertNode = defineNode<{ table: string; row: Record<string, unknown> }>({
   type: 'table_insert',
   validate(config) {

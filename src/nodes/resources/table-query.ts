@@ -3,7 +3,7 @@ import { isTemplate } from '../fields.js';
 import { service, stringField, tableField } from './common.js';
 
 /**
- * CONTRACT 9: `{"table", "sql", "params": [...]}`. Values go in `params` and are bound, never spliced: the SQL
+ * `{"table", "sql", "params": [...]}`. Values go in `params` and are bound, never spliced: the SQL
  * text is not a template. data = the rows, or `{changes}` for a write without RETURNING. The statement stops at
  * the node's `timeoutMs` when that is shorter than `tables.timeoutMs`, and when the execution is cancelled.
  */

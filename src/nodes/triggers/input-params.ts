@@ -9,7 +9,7 @@ export interface InputParam {
   required?: boolean;
 }
 
-/** Save-time check of `inputParams` (seed 2.3). */
+/** Save-time check of `inputParams`. */
 export function validateInputParams(config: { inputParams?: unknown }): Problem[] {
   const params = config.inputParams;
   if (params === undefined) return [];

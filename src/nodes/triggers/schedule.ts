@@ -53,7 +53,7 @@ export const SCHEDULE_TYPES = ['interval', 'cron', 'daily', 'weekly'] as const;
 export const INTERVAL_UNITS = ['minutes', 'hours', 'days'] as const;
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** The fields of a schedule trigger (seed 2.3). */
+/** The fields of a schedule trigger. */
 export interface ScheduleConfig {
   scheduleType: (typeof SCHEDULE_TYPES)[number];
   intervalValue?: number;
@@ -68,7 +68,7 @@ export interface ScheduleConfig {
   allowOverlap?: boolean;
 }
 
-/** Save-time checks of a schedule: impossible values are refused (CONTRACT 11). */
+/** Save-time checks of a schedule: impossible values (`25:00`, a bad cron, `weeklyDay` 7, unknown zone) are refused. */
 export function scheduleProblems(config: Partial<ScheduleConfig>): Problem[] {
   const problems: Problem[] = [];
   const add = (path: string, message: string) => problems.push({ path, message });
@@ -102,7 +102,7 @@ export function scheduleProblems(config: Partial<ScheduleConfig>): Problem[] {
   return problems;
 }
 
-/** Seed 2.3 and CONTRACT 4: the schedule trigger. */
+/** The schedule trigger (`schedule_trigger`); its schedule fields are required at save. */
 export const scheduleTrigger = defineNode<Partial<ScheduleConfig>>({
   type: 'schedule_trigger',
   trigger: true,

@@ -1,17 +1,17 @@
 import { check, defineNode, type Problem } from '../define.js';
 import { validateInputParams } from './input-params.js';
 
-/** Seed 2.3: a backend function the frontend calls with `callFlow(name, input)`. */
+/** A backend function the frontend calls with `callFlow(name, input)`. */
 export const interfaceEventTrigger = defineNode({
   type: 'interface_event_trigger',
   trigger: true,
   validate: validateInputParams,
 });
 
-/** Seed 2.3: started by hand (`weir workflows run`). */
+/** Started by hand (`weir workflows run`). */
 export const manualTrigger = defineNode({ type: 'manual_trigger', trigger: true, validate: validateInputParams });
 
-/** Seed 2.3 and CONTRACT 5, 11: an HTTP request to the flow's token URL. */
+/** An HTTP request to the flow's token URL (`/trigger/<token>`; the token never changes). */
 export const webhookTrigger = defineNode({
   type: 'webhook_trigger',
   trigger: true,
@@ -27,7 +27,7 @@ export const webhookTrigger = defineNode({
   },
 });
 
-/** Seed 2.3: a call on a telephony number, reported by the voice provider's post-call webhook. */
+/** A call on a telephony number, reported by the voice provider's post-call webhook. */
 export const inboundCallTrigger = defineNode({
   type: 'inbound_call_trigger',
   trigger: true,
@@ -41,7 +41,7 @@ export const inboundCallTrigger = defineNode({
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
-/** Seed 2.3: an SMS arriving on a number in international format. */
+/** An SMS arriving on a number in international format. */
 export const smsReceivedTrigger = defineNode({
   type: 'sms_received_trigger',
   trigger: true,

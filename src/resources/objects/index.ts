@@ -20,7 +20,7 @@ export interface ObjectsOptions {
 /**
  * Key-addressed object storage. Metadata lives in the `cloud` mount (`objects:<sha256 of key>`); bytes go to
  * `<home>/objects/` as files (streamed, never buffered whole) when the cloud mount is the default fs driver,
- * else to raw items under `blobs:objects`. Keys follow CONTRACT 8 (no traversal).
+ * else to raw items under `blobs:objects`. Keys are path-like with no traversal (no `..` segments, no leading `/`).
  * @example
  * await weir.objects.put('reports/q1.csv', fs.createReadStream('q1.csv'))
  * const { info, stream } = await weir.objects.stream('reports/q1.csv')

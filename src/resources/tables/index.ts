@@ -51,7 +51,7 @@ const bindable = (params: unknown): unknown[] | Record<string, unknown> => {
 };
 
 /**
- * SQL tables (seed 2.5, CONTRACT 8 and 11): user tables named `user.*` in the engine (SQLite under the home by
+ * SQL tables: user tables named `user.*` in the engine (SQLite under the home by
  * default), read-only system tables beside them, user SQL checked before it runs, CSV export/import.
  * Tables are addressed by id or name.
  * @example

@@ -6,7 +6,7 @@ import { COLUMN_TYPES, type ColumnDef, type ColumnType, type SqlValue, type Tabl
 const TABLE_NAME = /^user\.[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$/;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-/** The columns a table made without a schema starts with (CONTRACT 11). */
+/** The columns of a table made without a schema: `id` (TEXT key, generated when absent), `createdAt`, `updatedAt`. */
 export const AUTO_SCHEMA: TableSchema = {
   columns: [
     { name: 'id', type: 'TEXT', primaryKey: true, notNull: true },
@@ -16,7 +16,7 @@ export const AUTO_SCHEMA: TableSchema = {
 };
 
 /**
- * CONTRACT 8: user table names start with `user.` (exit 1, code RULE, naming the rule).
+ * User table names start with `user.` (exit 1, code RULE, naming the rule).
  * @example
  * checkTableName('orders') // throws: table names must start with "user." ...
  */
@@ -38,7 +38,7 @@ export function checkColumnName(name: string): string {
   return name;
 }
 
-/** Validates the JSON of `--schema` (seed 2.5); every problem is listed at once. */
+/** Validates the JSON of `--schema`; every problem is listed at once. */
 export function parseSchema(value: unknown): TableSchema {
   const problems: Problem[] = [];
   const add = (path: string, message: string) => problems.push({ path, message });

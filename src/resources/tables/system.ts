@@ -11,7 +11,7 @@ export const EXECUTIONS_ROWS = 10_000;
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 /**
- * `system.executions`: every workflow execution as a read-only table (CONTRACT 11), loaded from
+ * `system.executions`: every workflow execution as a read-only table listed beside the user tables, loaded from
  * `executions.list()` when a query uses it.
  * @example
  * createTables({ ..., system: [executionsTable(executions)] })

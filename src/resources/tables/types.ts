@@ -15,7 +15,7 @@ export type Row = Record<string, unknown>;
 export const COLUMN_TYPES = ['TEXT', 'INTEGER', 'REAL', 'NUMERIC', 'BOOLEAN'] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
 
-/** Seed 2.5: a column of a table schema. */
+/** A column of a table schema. */
 export interface ColumnDef {
   name: string;
   type: ColumnType;
@@ -23,14 +23,14 @@ export interface ColumnDef {
   notNull?: boolean;
 }
 
-/** Seed 2.5: an index of a table schema. */
+/** An index of a table schema. */
 export interface IndexDef {
   name: string;
   columns: string[];
   unique?: boolean;
 }
 
-/** Seed 2.5: the schema given to `tables init --schema`. */
+/** The schema given to `tables init --schema`. */
 export interface TableSchema {
   columns: ColumnDef[];
   indexes?: IndexDef[];

@@ -41,7 +41,7 @@ async function restoreAgent(voice: VoiceProvider, phoneNumberId: string, previou
 }
 
 /**
- * Inbound configuration of phone numbers (seed 4.5): which published flow a number's calls or messages
+ * Inbound configuration of phone numbers: which published flow a number's calls or messages
  * run, set at the providers (agent assignment at the voice provider, SmsUrl at Twilio) and recorded in the
  * cloud mount so that `inbound-status` can compare and `reset-inbound` can undo.
  * @example

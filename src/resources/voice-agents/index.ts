@@ -27,7 +27,7 @@ function target(url: string, ours: ((parsed: URL) => boolean) | null): WebhookTa
 }
 
 /**
- * Voice agents and the inbound side of phone numbers (seed 4.5), over the provider named by
+ * Voice agents and the inbound side of phone numbers, over the provider named by
  * `providers.voice` (`local` by default) and Twilio. Credentials are read from the secrets at each call.
  * @example
  * const agent = await weir.voiceAgents.create('Front desk', { prompt: 'You take bookings.' })

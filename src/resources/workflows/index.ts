@@ -24,7 +24,7 @@ export interface WorkflowsOptions {
   checks?: ConfigCheck[];
 }
 
-/** The config every new workflow starts with: one manual trigger (CONTRACT 11). */
+/** The config every new workflow starts with: one manual trigger (`manual_trigger-1`), so it is valid at once. */
 export const starterConfig = (): FlowConfig => ({
   nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', label: 'Manual trigger', config: {} }],
   edges: [],
@@ -34,7 +34,7 @@ export const starterConfig = (): FlowConfig => ({
 
 /**
  * The workflow manager: drafts in the `local` mount, published copies in `cloud`, with the sync-status
- * state machine of CONTRACT section 4. Workflows are addressed by id or by (unique) name.
+ * state machine (draft, synced, dirty, conflict). Workflows are addressed by id or by (unique) name.
  * @example
  * const { id } = await weir.workflows.create('orders')
  * await weir.workflows.save(id, config)

@@ -2,7 +2,7 @@ import { hashJson } from '../../util/json.js';
 import type { LocalWorkflow, PublishedWorkflow, SyncStatus } from './types.js';
 
 /**
- * The sync status of CONTRACT section 4, from the draft and the cloud as it is now:
+ * The sync status of a workflow, from the draft and the cloud as it is now:
  * - no published copy (or one the draft was never based on) -> draft
  * - draft unchanged since its base -> synced (a newer cloud version is taken by the next `sync`)
  * - changed, base still the newest -> dirty; changed while the cloud moved on -> conflict

@@ -49,7 +49,7 @@ export interface WorkflowConfig {
 /** The executor's name for a {@link WorkflowConfig}. */
 export type FlowConfig = WorkflowConfig;
 
-/** Sync states of CONTRACT section 4. */
+/** Sync states: draft (never published), synced, dirty (local changes), conflict (and the cloud moved on). */
 export type SyncStatus = 'draft' | 'synced' | 'dirty' | 'conflict';
 
 /** The local draft (the `local` mount). */
