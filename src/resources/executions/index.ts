@@ -3,8 +3,8 @@ import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
-import { CarriesJson, reviveWebhookInput } from '../../util/json-text.js';
 import { startTimeOf } from './ids.js';
+import { recordsOf, storedJson } from './stored.js';
 import type { Executions } from '../../types/executions.js';
 
 export type { Executions } from '../../types/executions.js';
@@ -49,50 +49,6 @@ const parseBatch = (key: string): Batch | null => {
   const tail = key.slice(key.lastIndexOf(':') + 1);
   const m = BATCH_TAIL.exec(tail);
   return m ? { key, tail, at: (FAR_FUTURE_US - parseInt(m[1], 36)) / 1000, count: Number(m[2]), indexed: m[3] === '_i' } : null;
-};
-/** A record as stored: `inputOf` names the node whose output is the run's input, written once (as `input`). */
-type StoredRecord = ExecutionRecord & { inputOf?: string };
-
-/** Stands for the input in a record serialized without it. */
-const INPUT_SLOT = '"input":0,';
-
-/**
- * The JSON of a record to store. A trigger node outputs the run's input as is, so a record would hold the
- * input twice: that node's data is left out and named by `inputOf` instead (the input is most of a webhook
- * run's record, headers included). An input whose JSON text is known (a webhook body that arrived as JSON)
- * is written from that text, which saves serializing it again (a third of a webhook record's cost).
- */
-function storedJson(record: ExecutionRecord): string {
-  const inputText = CarriesJson.textOf(record.input);
-  let stored: StoredRecord = inputText === undefined ? record : { ...record, input: 0 };
-  for (const id in record.nodes) {
-    const node = record.nodes[id];
-    if (node.data !== record.input || record.input === null || typeof record.input !== 'object') continue;
-    stored = { ...stored, nodes: { ...record.nodes, [id]: { ...node, data: null } }, inputOf: id };
-    break;
-  }
-  const json = JSON.stringify(stored);
-  if (inputText === undefined) return json;
-  // In JSON text a raw quote only opens or closes a key or a string, so the first match is the input's slot
-  // (none only for a record whose input is its last key).
-  const slot = json.indexOf(INPUT_SLOT);
-  if (slot < 0) return JSON.stringify({ ...stored, input: record.input });
-  const at = slot + INPUT_SLOT.length - 2;
-  return `${json.slice(0, at)}${inputText}${json.slice(at + 1)}`;
-}
-
-/** The records of a stored batch, each as it was saved. */
-const recordsOf = (value: unknown): ExecutionRecord[] => {
-  const records = (value as { records?: unknown } | null)?.records;
-  if (!Array.isArray(records)) return [];
-  for (const r of records as StoredRecord[]) {
-    if (r.trigger === 'webhook') reviveWebhookInput(r.input);
-    if (r.inputOf === undefined) continue;
-    const node = r.nodes?.[r.inputOf];
-    if (node) node.data = r.input;
-    delete r.inputOf;
-  }
-  return records;
 };
 const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 

@@ -13,7 +13,6 @@ import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, T
 import type { Tables } from '../../types/tables.js';
 
 export type { Tables } from '../../types/tables.js';
-
 export * from './types.js';
 export { checkTableName, parseSchema } from './schema.js';
 export { executionsTable, type ExecutionSource } from './system.js';

@@ -1,0 +1,49 @@
+import type { ExecutionRecord } from '../../flow/types.js';
+import { CarriesJson, reviveWebhookInput } from '../../util/json-text.js';
+
+// The stored form of an execution record: what a batch holds, and how it is read back.
+
+/** A record as stored: `inputOf` names the node whose output is the run's input, written once (as `input`). */
+type StoredRecord = ExecutionRecord & { inputOf?: string };
+
+/** Stands for the input in a record serialized without it. */
+const INPUT_SLOT = '"input":0,';
+
+/**
+ * The JSON of a record to store. A trigger node outputs the run's input as is, so a record would hold the
+ * input twice: that node's data is left out and named by `inputOf` instead (the input is most of a webhook
+ * run's record, headers included). An input whose JSON text is known (a webhook body that arrived as JSON)
+ * is written from that text, which saves serializing it again (a third of a webhook record's cost).
+ */
+export function storedJson(record: ExecutionRecord): string {
+  const inputText = CarriesJson.textOf(record.input);
+  let stored: StoredRecord = inputText === undefined ? record : { ...record, input: 0 };
+  for (const id in record.nodes) {
+    const node = record.nodes[id];
+    if (node.data !== record.input || record.input === null || typeof record.input !== 'object') continue;
+    stored = { ...stored, nodes: { ...record.nodes, [id]: { ...node, data: null } }, inputOf: id };
+    break;
+  }
+  const json = JSON.stringify(stored);
+  if (inputText === undefined) return json;
+  // In JSON text a raw quote only opens or closes a key or a string, so the first match is the input's slot
+  // (none only for a record whose input is its last key).
+  const slot = json.indexOf(INPUT_SLOT);
+  if (slot < 0) return JSON.stringify({ ...stored, input: record.input });
+  const at = slot + INPUT_SLOT.length - 2;
+  return `${json.slice(0, at)}${inputText}${json.slice(at + 1)}`;
+}
+
+/** The records of a stored batch, each as it was saved. */
+export const recordsOf = (value: unknown): ExecutionRecord[] => {
+  const records = (value as { records?: unknown } | null)?.records;
+  if (!Array.isArray(records)) return [];
+  for (const r of records as StoredRecord[]) {
+    if (r.trigger === 'webhook') reviveWebhookInput(r.input);
+    if (r.inputOf === undefined) continue;
+    const node = r.nodes?.[r.inputOf];
+    if (node) node.data = r.input;
+    delete r.inputOf;
+  }
+  return records;
+};
