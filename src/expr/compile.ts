@@ -2,21 +2,24 @@ import { FUNCTIONS } from './functions.js';
 import type { Ast, BinaryOp, RootName } from './parse.js';
 import { getDynamicKey, getKey, toNumber, toText } from './values.js';
 
-/** What an expression can see: the trigger input, the output records of nodes that ran, and `$env`. */
+/** What an expression can see: the trigger input, the output records of nodes that ran, `$env` and `$execution`. */
 export interface Scope {
   input: unknown;
   node: Record<string, unknown>;
   env: Record<string, string | undefined>;
+  /** `$execution`: `id`, and `resumeUrl` where the executor offers one. */
+  execution?: object;
 }
 
 /** A compiled expression: a plain closure over the tree, built once per template. */
 export type Evaluate = (scope: Scope) => unknown;
 
-type Base = 'input' | 'node' | 'env';
+type Base = 'input' | 'node' | 'env' | 'execution';
 const BASES: Record<RootName, { base: Base | 'now'; key?: string }> = {
   $input: { base: 'input' },
   $node: { base: 'node' },
   $env: { base: 'env' },
+  $execution: { base: 'execution' },
   $now: { base: 'now' },
   body: { base: 'input', key: 'body' },
   headers: { base: 'input', key: 'headers' },

@@ -25,6 +25,11 @@ export interface ExecutorOptions {
   /** Save-time checks, also applied before a config runs. */
   checks?: ConfigCheck[];
   hooks?: ExecutorHooks;
+  /**
+   * The URL that ends an execution's webhook wait (`$execution.resumeUrl`), made when a node first reads it;
+   * without it `$execution` has only `id`.
+   */
+  resumeUrl?(execution: { id: string; workflowId: string }): string;
 }
 
 /**
@@ -63,7 +68,7 @@ const GRAPH_CACHE_SIZE = 500;
  * const record = await weir.executor.run({ workflow: { id, name, config }, input: { a: 1 }, trigger: 'manual' })
  * record.status // 'success'
  */
-export function createExecutor({ nodes, expressions, bus, services, env, checks = [], hooks = createHooks() }: ExecutorOptions): Executor {
+export function createExecutor({ nodes, expressions, bus, services, env, checks = [], hooks = createHooks(), resumeUrl }: ExecutorOptions): Executor {
   const byConfig = new WeakMap<FlowConfig, Graph>();
   const byHash = new Map<string, Graph>();
   const baseEnv = Object.freeze({ ...env });
@@ -85,19 +90,23 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
   async function run(options: RunOptions): Promise<ExecutionRecord> {
     const { workflow } = options;
     const graph = graphFor(workflow);
-    const record: ExecutionRecord = {
-      id: options.executionId ?? newExecutionId(),
-      workflowId: workflow.id,
-      workflowName: workflow.name,
-      version: workflow.version ?? null,
-      status: 'running',
-      trigger: options.trigger,
-      input: options.input ?? {},
-      nodes: {},
-      result: null,
-      startedAt: now(),
-      finishedAt: null,
-    };
+    const record: ExecutionRecord = options.resume
+      ? resumedRecord(options.resume, options, now())
+      : {
+          id: options.executionId ?? newExecutionId(),
+          workflowId: workflow.id,
+          workflowName: workflow.name,
+          version: workflow.version ?? null,
+          status: 'running',
+          trigger: options.trigger,
+          input: options.input ?? {},
+          nodes: {},
+          result: null,
+          startedAt: now(),
+          finishedAt: null,
+          ...(workflow.hash ? { hash: workflow.hash } : {}),
+          ...(workflow.draft ? { draft: true as const } : {}),
+        };
     const state = new Run(record, options, baseEnv);
     const stop = (reason: WeirError) => state.controller.abort(reason);
     const onCancel = () => {
@@ -119,6 +128,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       depth: options.depth ?? 0,
       input: record.input,
       nodes: record.nodes,
+      variables: executionVariables(record, resumeUrl),
       respond(answer) {
         if (state.answer) return;
         state.answer = answer;
@@ -128,14 +138,15 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     const log = (nodeId: string, level: NodeLogLevel, message: string, data?: unknown) =>
       emitSafely(bus, 'execution:log', { executionId: record.id, workflowId: workflow.id, nodeId, level, message: state.mask(message), ...(data === undefined ? {} : { data: state.mask(data) }) });
     try {
-      const { last } = state.failure ? { last: null } : await walk(graph, state, { bus, services, facade, stop, log, now });
+      const checkpoint = hooks.checkpoint.length ? () => callHooks(hooks.checkpoint, state) : undefined;
+      const { last, waiting } = state.failure ? { last: null, waiting: 0 } : await walk(graph, state, { bus, services, facade, stop, log, now, checkpoint });
       const failure = state.failure;
-      record.status = failure ? (failure.code === 'CANCELLED' && !failure.node ? 'cancelled' : 'error') : 'success';
+      record.status = failure ? (failure.code === 'CANCELLED' && !failure.node ? 'cancelled' : 'error') : waiting ? 'waiting' : 'success';
       if (failure) record.error = failure;
-      else record.result = state.answer ? state.answer.body : last ? record.nodes[last].data : null;
+      else if (!waiting) record.result = state.answer ? state.answer.body : last ? record.nodes[last].data : null;
     } finally {
       options.signal?.removeEventListener('abort', onCancel);
-      record.finishedAt = now();
+      if (record.status !== 'waiting') record.finishedAt = now();
     }
     const ending = callHooks(hooks['execution:end'], state);
     if (ending) await ending;
@@ -145,4 +156,23 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
   }
 
   return { run, hooks };
+}
+
+/** The record a resumed run continues: same id and input, its nodes replayed by the walk, one more attempt. */
+function resumedRecord(stored: ExecutionRecord, options: RunOptions, at: string): ExecutionRecord {
+  const { error: _error, ...rest } = stored;
+  const attempts = options.wake ? stored.attempts : (stored.attempts ?? 1) + 1;
+  return { ...rest, status: 'running', nodes: {}, result: null, finishedAt: null, resumedAt: at, ...(attempts && attempts > 1 ? { attempts } : {}) };
+}
+
+/** `$execution` of a run: `resumeUrl` is made on first read, so runs that never read it cost nothing. */
+function executionVariables(record: ExecutionRecord, resumeUrl: ExecutorOptions['resumeUrl']): ExecutionFacade['variables'] {
+  if (!resumeUrl) return { id: record.id };
+  let url: string | undefined;
+  return {
+    id: record.id,
+    get resumeUrl() {
+      return (url ??= resumeUrl(record));
+    },
+  };
 }

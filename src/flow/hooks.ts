@@ -7,7 +7,7 @@ import type { ExecutionRecord, ExecutorHooks, Outcome, RunState } from './types.
  * const hooks = createHooks()
  * hooks['execution:end'].push((run) => console.log(run.record.id, run.record.status))
  */
-export const createHooks = (): ExecutorHooks => ({ 'execution:start': [], respond: [], 'execution:end': [] });
+export const createHooks = (): ExecutorHooks => ({ 'execution:start': [], checkpoint: [], respond: [], 'execution:end': [] });
 
 /**
  * Calls the hooks of one stage in order, each awaited; returns a promise only when a hook returned one, so a
@@ -20,32 +20,34 @@ export function callHooks(list: Array<(run: RunState) => void | Promise<void>>, 
   }
 }
 
-/** How long a run goes before its 'running' record is written to storage (shorter runs write only the final one). */
+/** How long a run goes before it is stored as unfinished (shorter runs store only their final record). */
 export const RUNNING_RECORD_AFTER_MS = 150;
 
 /**
- * Persistence: the final record at the end, masked; nothing is written per node. A run still going after
- * {@link RUNNING_RECORD_AFTER_MS} also gets a `running` record (so a crash leaves a trace and other
- * processes see it); in this process `executions.get`/`list` see a running run at once. Nothing is awaited
- * before the first node runs. Records go out in batches (`executions.save`); a run of an id stored before
- * (a replayed delivery) supersedes its earlier record.
+ * Persistence: the final record at the end, masked, among the execution records; an unfinished run's latest
+ * record (a checkpoint after an asynchronous node, or a run still going after
+ * {@link RUNNING_RECORD_AFTER_MS}, or a run that ends `waiting`) among the open executions, unmasked, which
+ * is what a resumed run continues from. In this process `executions.get`/`list` see a running run at once.
+ * Nothing is awaited before the first node runs, and a run of synchronous nodes writes only its final record.
  * @example
  * const persist = persistenceHooks(weir.executions)
  * hooks['execution:start'].push(persist.start)
+ * hooks.checkpoint.push(persist.checkpoint)
  * hooks['execution:end'].push(persist.end)
  */
 export function persistenceHooks(executions: Executions, runningAfterMs = RUNNING_RECORD_AFTER_MS) {
-  // Runs in start order; one sweeper writes the 'running' record of those past the threshold (a timer per
-  // run would cost more than the rest of a short run's bookkeeping).
-  const running = new Map<RunState, { view: () => ExecutionRecord; since: number; saved: boolean }>();
+  // Runs in start order; one sweeper stores those past the threshold (a timer per run would cost more than
+  // the rest of a short run's bookkeeping).
+  const running = new Map<RunState, { view: () => ExecutionRecord; since: number; open: boolean }>();
   let sweeper: ReturnType<typeof setInterval> | null = null;
+  const store = (run: RunState) => executions.open.put(run.record, run.options.restartedBy);
   const sweep = () => {
     const due = performance.now() - runningAfterMs;
     for (const [run, p] of running) {
       if (p.since > due) break;
-      if (p.saved) continue;
-      p.saved = true;
-      if (run.record.status === 'running') executions.save(run.mask.record(run.record)).catch(() => {});
+      if (p.open) continue;
+      p.open = true;
+      if (run.record.status === 'running') store(run).catch(() => {});
     }
     if (!running.size && sweeper) {
       clearInterval(sweeper);
@@ -57,17 +59,28 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       // What a read of a running run gets: a copy, as if read back from storage.
       const view = () => JSON.parse(JSON.stringify(run.mask.record(run.record))) as ExecutionRecord;
       executions.track(run.record.id, run.record.workflowId, view);
-      running.set(run, { view, since: performance.now(), saved: false });
+      running.set(run, { view, since: performance.now(), open: !!run.options.resume });
       if (!sweeper) {
         sweeper = setInterval(sweep, Math.max(1, runningAfterMs / 3));
         sweeper.unref?.();
       }
     },
+    checkpoint(run: RunState) {
+      const p = running.get(run);
+      if (p) p.open = true;
+      return store(run);
+    },
     async end(run: RunState) {
       const p = running.get(run);
       running.delete(run);
       try {
-        await executions.save(run.mask.record(run.record));
+        // A waiting run is stored unmasked (its resumed run needs the real data); what is shown is masked.
+        if (run.record.status === 'waiting') await store(run);
+        run.record = run.mask.record(run.record);
+        if (run.record.status !== 'waiting') {
+          await executions.save(run.record);
+          if (p?.open) await executions.open.remove(run.record.id);
+        }
       } finally {
         if (p) executions.untrack(run.record.id, p.view);
       }

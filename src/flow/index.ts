@@ -45,7 +45,9 @@ export function createWeirExecutor(options: WeirExecutorOptions): Executor {
   const secrets = secretHooks(values);
   const persist = persistenceHooks(executions);
   hooks['execution:start'].push(secrets.start, persist.start);
+  hooks.checkpoint.push(persist.checkpoint);
   hooks.respond.push(respondHook);
-  hooks['execution:end'].push(secrets.end, persist.end);
+  // Persistence first: it stores a waiting run's real data, then masks the record every later reader gets.
+  hooks['execution:end'].push(persist.end, secrets.end);
   return createExecutor({ ...rest, hooks });
 }

@@ -12,7 +12,17 @@ export interface Masker {
 
 export type { ErrorInfo, Outcome, TriggerKind };
 
-export type ExecutionStatus = 'queued' | 'running' | 'success' | 'error' | 'cancelled';
+export type ExecutionStatus = 'queued' | 'running' | 'waiting' | 'success' | 'error' | 'cancelled';
+
+/** What a `waiting` node waits for: a time, or a call to the execution's resume URL (until `timeoutAt`, if set). */
+export type WaitInfo = { kind: 'time'; until: string } | { kind: 'webhook'; timeoutAt?: string };
+
+/** How a waiting node continues: with its data (the input passes on when absent), or failing with an error. */
+export interface Wake {
+  nodeId: string;
+  data?: unknown;
+  error?: ErrorInfo;
+}
 
 /** How loud a node's log line is; a Code node's `console.log` is `log`, `console.warn` is `warn`, and so on. */
 export type NodeLogLevel = 'log' | 'info' | 'warn' | 'error';
@@ -27,7 +37,7 @@ export interface NodeLogLine {
 /** The output record of one node (`$node.<id>`): `{data, status, startedAt, finishedAt}`. */
 export interface NodeRecord {
   data: unknown;
-  status: 'success' | 'error' | 'skipped';
+  status: 'success' | 'error' | 'skipped' | 'waiting';
   startedAt: string | null;
   finishedAt: string | null;
   error?: ErrorInfo;
@@ -35,6 +45,10 @@ export interface NodeRecord {
   attempts?: number;
   /** What the node logged, when it logged anything (bounded: see `NODE_LOG_LIMITS`). */
   logs?: NodeLogLine[];
+  /** The edge handle a branching node took (`"true"`/`"false"`), so a resumed run takes the same branch. */
+  handle?: string;
+  /** Of a `waiting` node: what it waits for. */
+  wait?: WaitInfo;
 }
 
 /** One execution, as stored in `cloud:executions` and returned by `weir.run`. */
@@ -51,11 +65,23 @@ export interface ExecutionRecord {
   error?: ErrorInfo;
   startedAt: string;
   finishedAt: string | null;
+  /** Times the execution was started: more than 1 after a crash made it resume from its checkpoints. */
+  attempts?: number;
+  /** When it last resumed (after a crash, or from a wait). */
+  resumedAt?: string;
+  /** The execution this one retries (from its failed node on). */
+  retryOf?: string;
+  /** The execution whose input this one ran again. */
+  rerunOf?: string;
+  /** The hash of the config it runs (published copies and drafts alike), to resume or retry against it. */
+  hash?: string;
+  /** Set when it runs the local draft rather than the published copy. */
+  draft?: true;
 }
 
 /** Options of `weir.executor.run`. */
 export interface RunOptions {
-  workflow: { id: string; name: string; version?: number | null; config: FlowConfig; hash?: string };
+  workflow: { id: string; name: string; version?: number | null; config: FlowConfig; hash?: string; draft?: boolean };
   input: unknown;
   trigger: TriggerKind;
   /** Reuse an id chosen beforehand (a durable delivery replayed after a restart keeps its id). */
@@ -71,7 +97,19 @@ export interface RunOptions {
    * (a delivery that crashed the host too often is refused this way).
    */
   refuse?: ErrorInfo;
+  /**
+   * Continues this stored record (same id): its finished nodes keep their records and are not run again;
+   * the rest runs. `attempts` counts one more start unless `wake` is given (a wait ending is no new attempt).
+   */
+  resume?: ExecutionRecord;
+  /** Ends the wait of a `waiting` node of the resumed record. */
+  wake?: Wake;
+  /** Who starts the execution again if this process dies: the intake journal or the execution queue (else the host's own scan). */
+  restartedBy?: RestartedBy;
 }
+
+/** What starts an execution again after a crash, when not the host's scan of unfinished executions. */
+export type RestartedBy = 'journal' | 'queue';
 
 /** Options of `weir.run`: everything of `executor.run` but the workflow, which is looked up. */
 export interface WeirRunOptions extends Partial<Omit<RunOptions, 'workflow' | 'input'>> {
@@ -92,6 +130,14 @@ export interface ExecutionFacade {
   nodes: Record<string, NodeRecord>;
   /** Answers the waiting caller; only the first call counts. */
   respond(answer: Outcome): void;
+  /** `$execution` in expressions and Code nodes. */
+  variables: ExecutionVariables;
+}
+
+/** `$execution`: the execution's id, and the URL that ends its webhook wait (made on first read). */
+export interface ExecutionVariables {
+  id: string;
+  readonly resumeUrl?: string;
 }
 
 /** The state of one run that lifecycle hooks see and may change. */
@@ -112,6 +158,8 @@ export interface RunState {
 /** Lifecycle hooks: persistence, secrets and Respond plug in here rather than living inside the executor. */
 export interface ExecutorHooks {
   'execution:start': Array<(run: RunState) => void | Promise<void>>;
+  /** Stores the run's records so far; the run waits for it before going on after an asynchronous node. */
+  checkpoint: Array<(run: RunState) => void | Promise<void>>;
   respond: Array<(run: RunState, answer: Outcome) => void>;
   'execution:end': Array<(run: RunState) => void | Promise<void>>;
 }

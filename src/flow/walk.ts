@@ -6,6 +6,7 @@ import type { WeirBus } from '../events.js';
 import type { Graph, GraphNode } from './graph.js';
 import { runWithPolicy } from './policy.js';
 import { NodeLogs } from './node-logs.js';
+import { Suspend } from './suspend.js';
 import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState } from './types.js';
 
 /** What a walk needs besides the graph and the run. */
@@ -19,6 +20,17 @@ export interface WalkDeps {
   log(nodeId: string, level: NodeLogLevel, message: string, data?: unknown): void;
   /** The executor's clock (ISO timestamps). */
   now(): string;
+  /**
+   * Stores the run's records so far (a checkpoint); the walk waits for it after an asynchronous node before
+   * starting the nodes that follow, so a node whose side effects are done is not run again after a crash.
+   */
+  checkpoint?(): Promise<void> | void;
+}
+
+/** What a walk ends with: the last node that finished, and how many nodes wait. */
+export interface WalkResult {
+  last: string | null;
+  waiting: number;
 }
 
 /** A node's context: a class so `signal` is a getter on the prototype (see `Run` in executor.ts for why). */
@@ -71,7 +83,7 @@ export function errorInfo(err: unknown): ErrorInfo {
  * which cuts its own outgoing edges. Nodes whose `run` returns a value (not a promise) run inline, so a chain
  * of synchronous nodes costs no promise per node; asynchronous nodes run concurrently.
  */
-export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ last: string | null }> {
+export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkResult> {
   const { nodes } = graph;
   const records = run.record.nodes;
   const { now } = deps;
@@ -82,14 +94,18 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
   const attempts = new Int32Array(nodes.length);
   const logs: Array<NodeLogs | undefined> = [];
   const queue: number[] = [];
-  const scope: Scope = { input: run.record.input, node: records, env: run.env };
+  const scope: Scope = { input: run.record.input, node: records, env: run.env, execution: deps.facade.variables };
+  // A resumed run: the records of the nodes that finished before are reused, not run again.
+  const prior = run.options.resume?.nodes;
+  const wake = run.options.wake;
   const emitStart = hasListeners(deps.bus, 'node:start');
   const emitEnd = hasListeners(deps.bus, 'node:end');
   const { id: executionId, workflowId } = run.record;
   let inflight = 0;
   let last: string | null = null;
-  let finish!: (v: { last: string | null }) => void;
-  const done = new Promise<{ last: string | null }>((resolve) => (finish = resolve));
+  let waiting = 0;
+  let finish!: (v: WalkResult) => void;
+  const done = new Promise<WalkResult>((resolve) => (finish = resolve));
 
   // Several predecessors: the input is an object of their data by node id; one: its data as is.
   const deliver = (target: number, from: GraphNode, data: unknown) => {
@@ -125,6 +141,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
 
   function record(node: GraphNode, rec: NodeRecord, handle: string | undefined) {
     if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
+    if (handle !== undefined) rec.handle = handle;
     const lines = logs[node.index];
     if (lines) rec.logs = lines.lines();
     records[node.info.id] = rec;
@@ -134,7 +151,21 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
     for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === handle, node, rec.data);
   }
 
+  /** A node that finished in an earlier run of this execution: its record stands, its edges deliver again. */
+  function replay(node: GraphNode, rec: NodeRecord) {
+    records[node.info.id] = rec;
+    last = node.info.id;
+    for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === rec.handle, node, rec.data);
+  }
+
+  function suspend(node: GraphNode, wait: Suspend['wait'], startedAt: string) {
+    waiting++;
+    records[node.info.id] = { data: null, status: 'waiting', startedAt, finishedAt: null, wait };
+    if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: 'waiting', startedAt, finishedAt: null });
+  }
+
   function succeed(node: GraphNode, result: unknown, startedAt: string) {
+    if (result instanceof Suspend) return suspend(node, result.wait, startedAt);
     let data = result;
     let handle: string | undefined;
     if (node.def.handles) {
@@ -146,8 +177,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
     record(node, { data: data === undefined ? null : data, status: 'success', startedAt, finishedAt: now() }, handle);
   }
 
-  function fail(node: GraphNode, err: unknown, startedAt: string) {
-    const error = errorInfo(err);
+  function fail(node: GraphNode, err: unknown, startedAt: string, error = errorInfo(err)) {
     const rec: NodeRecord = { data: null, status: 'error', startedAt, finishedAt: now(), error };
     if (node.continueOnError && !run.signal.aborted) {
       rec.data = { error };
@@ -161,8 +191,16 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
   }
 
   function start(node: GraphNode) {
-    const startedAt = now();
     const id = node.info.id;
+    const before = prior?.[id];
+    if (before) {
+      if (before.status === 'waiting' && wake?.nodeId === id) {
+        if (wake.error) return fail(node, null, before.startedAt!, wake.error);
+        return succeed(node, wake.data === undefined ? inbox[node.index] : wake.data, before.startedAt!);
+      }
+      if (before.status === 'success' || (before.status === 'error' && node.continueOnError)) return replay(node, before);
+    }
+    const startedAt = now();
     if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: id, type: node.info.type, startedAt });
     let out: unknown;
     try {
@@ -192,25 +230,42 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<{ las
       (value) => {
         inflight--;
         succeed(node, value, startedAt);
-        pump();
+        afterAsync();
       },
       (err) => {
         inflight--;
         fail(node, err, startedAt);
-        pump();
+        afterAsync();
       },
     );
   }
 
+  // After an asynchronous node: what follows starts once the checkpoint holding its record is stored. When
+  // nothing follows or runs, the final record comes next anyway and no checkpoint is written.
+  function afterAsync() {
+    const saving = !run.failure && deps.checkpoint && (queue.length || inflight) ? deps.checkpoint() : undefined;
+    if (!saving) return pump();
+    inflight++;
+    const go = () => {
+      inflight--;
+      pump();
+    };
+    saving.then(go, go);
+  }
+
   function pump() {
     while (queue.length && !run.failure) start(nodes[queue.shift()!]);
-    if (inflight === 0) finish({ last });
+    if (inflight === 0) finish({ last, waiting });
   }
 
   const trigger = nodes[graph.trigger];
-  const at = now();
-  if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: trigger.info.id, type: trigger.info.type, startedAt: at });
-  record(trigger, { data: run.record.input, status: 'success', startedAt: at, finishedAt: at }, undefined);
+  const resumedTrigger = prior?.[trigger.info.id];
+  if (resumedTrigger) replay(trigger, resumedTrigger);
+  else {
+    const at = now();
+    if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: trigger.info.id, type: trigger.info.type, startedAt: at });
+    record(trigger, { data: run.record.input, status: 'success', startedAt: at, finishedAt: at }, undefined);
+  }
   for (const i of graph.orphans) skip(nodes[i]);
   pump();
   return done;

@@ -1,4 +1,5 @@
 import type { ExecutionRecord } from '../flow/types.js';
+import type { OpenExecutions } from '../resources/executions/open.js';
 
 /**
  * Execution records (`weir.executions`, the `cloud:executions` mount), written in batches per workflow.
@@ -7,6 +8,8 @@ import type { ExecutionRecord } from '../flow/types.js';
  * const record = await weir.executions.get(last.id)
  */
 export interface Executions {
+  /** Unfinished executions (past a checkpoint, or waiting): their latest record, to resume from. */
+  readonly open: OpenExecutions;
   /**
    * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a
    * batch is being written wait for the next one.

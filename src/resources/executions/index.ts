@@ -5,15 +5,22 @@ import type { Storages } from '../../storage/index.js';
 import { newId } from '../../util/ids.js';
 import { startTimeOf } from './ids.js';
 import { recordsOf, storedJson } from './stored.js';
+import { createOpenExecutions } from './open.js';
 import type { Executions } from '../../types/executions.js';
 
 export type { Executions } from '../../types/executions.js';
 
 export { newExecutionId, startTimeOf } from './ids.js';
+export { ownerIsGone, type OpenEntry, type OpenExecutions, type Owner } from './open.js';
 
 export interface ExecutionsOptions {
   storage: Storages;
   config?: WeirConfig['executions'];
+  /**
+   * Masks secrets in an unfinished execution's record before it is shown: those are stored as the run
+   * produced them, since a resumed run must see its nodes' real data.
+   */
+  mask?(record: ExecutionRecord): ExecutionRecord;
 }
 
 /** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
@@ -64,8 +71,9 @@ const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedA
  * const latest = await weir.executions.list({ workflowId: 'wf_abc', limit: 5 })
  * const one = await weir.executions.get(latest[0].id)
  */
-export function createExecutions({ storage, config = {} }: ExecutionsOptions): Executions {
+export function createExecutions({ storage, config = {}, mask = (r) => r }: ExecutionsOptions): Executions {
   const store = storage.view('cloud', 'executions');
+  const open = createOpenExecutions(store);
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
   const lastPruned = new Map<string, number>();
@@ -161,6 +169,8 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions): E
   }
 
   const api = {
+    open,
+
     /**
      * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a
      * batch is being written wait for the next one.
@@ -189,7 +199,8 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions): E
     async get(id: string): Promise<ExecutionRecord> {
       const running = live.get(id);
       if (running) return running.view();
-      const record = await find(id);
+      const unfinished = await open.get(id);
+      const record = unfinished ? mask(unfinished.record) : await find(id);
       if (!record) {
         throw new WeirError('NOT_FOUND', `execution "${id}" not found`, { hints: ['run `weir workflows executions <workflow-id>` to list them'] });
       }
@@ -219,6 +230,11 @@ export function createExecutions({ storage, config = {} }: ExecutionsOptions): E
         if (workflowId && run.workflowId !== workflowId) continue;
         seen.add(id);
         out.push(run.view());
+      }
+      for (const { record } of await open.list()) {
+        if ((workflowId && record.workflowId !== workflowId) || seen.has(record.id)) continue;
+        seen.add(record.id);
+        out.push(mask(record));
       }
       if (out.length < limit) {
         await scan(await batchesUnder(workflowId ? `runs:${enc(workflowId)}:` : 'runs:'), (record) => {

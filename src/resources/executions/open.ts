@@ -1,0 +1,124 @@
+import { hostname } from 'node:os';
+import type { ExecutionRecord, RestartedBy } from '../../flow/types.js';
+import type { KeyValueStorage } from '../../storage/index.js';
+import { newId } from '../../util/ids.js';
+import { recordsOf, storedJson } from './stored.js';
+
+/** The process running an execution: a host judges another process of its own machine dead or alive by it. */
+export interface Owner {
+  host: string;
+  pid: number;
+  /** Random per process: a restarted host that got its predecessor's pid (a container's pid 1) is told apart. */
+  boot: string;
+}
+
+/** An unfinished execution as stored: its latest record (node data unmasked, as a resumed run needs it). */
+export interface OpenEntry {
+  record: ExecutionRecord;
+  owner: Owner;
+  /** Set when the intake journal or the execution queue restarts it (the scan leaves it to them). */
+  by?: RestartedBy;
+}
+
+/** This process, as an {@link Owner}. */
+export const thisProcess: Owner = { host: hostname(), pid: process.pid, boot: newId('b', 10).slice(2) };
+
+/** Whether the process that owned an entry is gone (judged on its own machine only; elsewhere: unknown, false). */
+export function ownerIsGone(owner: Owner): boolean {
+  if (owner.host !== thisProcess.host) return false;
+  if (owner.pid === process.pid) return owner.boot !== thisProcess.boot;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Unfinished executions: see {@link createOpenExecutions}. */
+export interface OpenExecutions {
+  /** Stores the latest record of an unfinished execution; resolves once written (writes are group-committed). */
+  put(record: ExecutionRecord, by?: RestartedBy): Promise<void>;
+  /** Forgets an execution once its final record is stored. */
+  remove(id: string): Promise<void>;
+  get(id: string): Promise<OpenEntry | null>;
+  /** Every unfinished execution, newest first. */
+  list(): Promise<OpenEntry[]>;
+}
+
+const enc = encodeURIComponent;
+
+/**
+ * The checkpoints of unfinished executions: one item per execution, `open:<id>`, replaced by each checkpoint
+ * and removed when the execution ends. Writes made while a batch is under way go out together once it is
+ * done, and of several writes of one execution only the newest is written (a run that checkpoints faster
+ * than storage writes costs one write per batch). An execution's writes are never reordered.
+ * @example
+ * const open = createOpenExecutions(storage.view('cloud', 'executions'))
+ * await open.put(record)
+ * const entry = await open.get(record.id)
+ */
+export function createOpenExecutions(store: KeyValueStorage): OpenExecutions {
+  let pending = new Map<string, string | null>();
+  let waiters: Array<[() => void, (err: unknown) => void]> = [];
+  let scheduled = false;
+  let writing = false;
+
+  function flush(): void {
+    scheduled = false;
+    const batch = pending;
+    const told = waiters;
+    pending = new Map();
+    waiters = [];
+    writing = true;
+    Promise.all([...batch].map(([id, json]) => (json === null ? store.removeItem(`open:${enc(id)}`) : store.setItem(`open:${enc(id)}`, json))))
+      .then(
+        () => told.forEach(([resolve]) => resolve()),
+        (err) => told.forEach(([, reject]) => reject(err)),
+      )
+      .finally(() => {
+        writing = false;
+        if (pending.size) schedule();
+      });
+  }
+
+  function schedule(): void {
+    if (scheduled || writing) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
+  function write(id: string, json: string | null): Promise<void> {
+    pending.set(id, json);
+    const written = new Promise<void>((resolve, reject) => waiters.push([resolve, reject]));
+    schedule();
+    return written;
+  }
+
+  const parse = (value: unknown): OpenEntry | null => {
+    const entry = (typeof value === 'string' ? JSON.parse(value) : value) as { record?: unknown; owner?: Owner; by?: RestartedBy } | null;
+    const [record] = recordsOf({ records: entry?.record ? [entry.record] : [] });
+    return record && entry ? { record, owner: entry.owner!, ...(entry.by ? { by: entry.by } : {}) } : null;
+  };
+
+  return {
+    put(record, by) {
+      return write(record.id, `{"owner":${JSON.stringify(thisProcess)}${by ? `,"by":"${by}"` : ''},"record":${storedJson(record)}}`);
+    },
+    remove: (id) => write(id, null),
+    async get(id) {
+      return parse(await store.getItem(`open:${enc(id)}`));
+    },
+    async list() {
+      const keys = (await store.getKeys('open:')).sort().reverse();
+      const out: OpenEntry[] = [];
+      for (let i = 0; i < keys.length; i += 256) {
+        for (const item of await store.getItems(keys.slice(i, i + 256))) {
+          const entry = parse(item.value);
+          if (entry) out.push(entry);
+        }
+      }
+      return out;
+    },
+  };
+}
