@@ -8,6 +8,9 @@ const CLAIM_TTL_MS = 60 * 60 * 1000;
 /** Where the schedule slot claims of a home live (shared by every `weir serve` on it). */
 export const claimDir = (home: string) => join(home, 'run', 'schedule-claims');
 
+/** Where the claims to resume an unfinished execution live. */
+const resumeClaimDir = (home: string) => join(home, 'run', 'resume-claims');
+
 /** Where schedule slots can be shared: the cluster (Redis), else the home. */
 export interface SlotPlace {
   cluster: Pick<Cluster, 'claim'> | null;
@@ -28,6 +31,21 @@ export function slotClaim(weir: SlotPlace): ((flowId: string, at: number) => Pro
   if (cluster) return (flowId, at) => cluster.claim(`schedule:${flowId}:${at}`, CLAIM_TTL_MS);
   if (weir.home) return fileSlotClaims({ dir: claimDir(weir.home), ttlMs: CLAIM_TTL_MS });
   return undefined;
+}
+
+/**
+ * The claim to resume an execution whose process died, once: hosts that find it at the same time claim
+ * `<execution>~<the dead process's boot id>` (Redis with a cluster, else a file on the home) and only the
+ * winner resumes it. `at` is when the execution started (old claims are swept by it). Without a home or
+ * cluster nothing else can see the execution, and every claim succeeds.
+ * @example
+ * if (await resumeClaim(weir)(`${record.id}~${owner.boot}`, Date.parse(record.startedAt))) resume(record)
+ */
+export function resumeClaim(weir: SlotPlace): (name: string, at: number) => Promise<boolean> {
+  const cluster = weir.cluster;
+  if (cluster) return (name) => cluster.claim(`resume:${name}`, CLAIM_TTL_MS);
+  if (weir.home) return fileSlotClaims({ dir: resumeClaimDir(weir.home), ttlMs: CLAIM_TTL_MS });
+  return async () => true;
 }
 
 /**

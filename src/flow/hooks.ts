@@ -40,7 +40,13 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
   // the rest of a short run's bookkeeping).
   const running = new Map<RunState, { view: () => ExecutionRecord; since: number; open: boolean }>();
   let sweeper: ReturnType<typeof setInterval> | null = null;
-  const store = (run: RunState) => executions.open.put(run.record, run.options.restartedBy);
+  // With the record, the config it runs: a resume may come after the flow was published again.
+  const store = (run: RunState) => {
+    const { workflow } = run.options;
+    const config = workflow.hash ? executions.configs.save(workflow.id, workflow.hash, workflow.config) : undefined;
+    const record = executions.open.put(run.record, run.options.restartedBy);
+    return config ? Promise.all([config, record]).then(() => {}) : record;
+  };
   const sweep = () => {
     const due = performance.now() - runningAfterMs;
     for (const [run, p] of running) {
@@ -78,6 +84,9 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
         if (run.record.status === 'waiting') await store(run);
         run.record = run.mask.record(run.record);
         if (run.record.status !== 'waiting') {
+          const { workflow } = run.options;
+          // A failed execution may be retried against the config it ran.
+          if (run.record.status !== 'success' && workflow.hash) await executions.configs.save(workflow.id, workflow.hash, workflow.config);
           await executions.save(run.record);
           if (p?.open) await executions.open.remove(run.record.id);
         }

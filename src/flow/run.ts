@@ -3,6 +3,7 @@ import type { Workflows } from '../resources/workflows/index.js';
 import type { Executor } from '../types/executor.js';
 import type { RunWorkflow } from '../types/node-services.js';
 import type { RunOptions } from './types.js';
+import { hashJson } from '../util/json.js';
 
 /**
  * `weir.run`: finds a workflow by id or name (the published copy with `published`, else the local draft)
@@ -24,7 +25,7 @@ export function createRun({ workflows, executor }: { workflows: Workflows; execu
       workflow = { id: pub.id, name: pub.name, version: pub.version, config: pub.config, hash: pub.hash };
     } else {
       const wf = await workflows.getLocal(ref);
-      workflow = { id: wf.id, name: wf.name, version: wf.base?.version ?? null, config: wf.config };
+      workflow = { id: wf.id, name: wf.name, version: wf.base?.version ?? null, config: wf.config, hash: hashJson(wf.config), draft: true };
     }
     return executor.run({ ...rest, workflow, input, trigger });
   };

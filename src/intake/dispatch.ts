@@ -32,9 +32,9 @@ export interface Dispatcher {
   /** True when executions go to the execution queue rather than run here. */
   readonly queued: boolean;
   /** Starts the event at once (a caller that paces itself, like the delivery backlog); resolves with its record. */
-  start(event: TriggerEvent): Promise<FinishedRecord>;
+  start(event: DispatchEvent): Promise<FinishedRecord>;
   /** Starts the event when the limiter has room; resolves with its record. */
-  run(event: TriggerEvent): Promise<FinishedRecord>;
+  run(event: DispatchEvent): Promise<FinishedRecord>;
   /** Stores the event on the execution queue without waiting for it (queue mode only); any worker runs it. */
   enqueue(event: TriggerEvent & { executionId: string }): Promise<void>;
   /**
@@ -45,14 +45,22 @@ export interface Dispatcher {
   answer(event: TriggerEvent, options: AnswerOptions): Promise<Outcome>;
 }
 
+/**
+ * A trigger event, or an execution started again: `resume` continues its stored record (finished nodes are
+ * not run again); `restartedBy` names what restarts it should this process die (the intake journal).
+ */
+export type DispatchEvent = TriggerEvent & Pick<RunOptions, 'resume' | 'restartedBy'>;
+
 /** The executor's run options of an event. */
-const runRequest = (e: TriggerEvent, onRespond?: (o: Outcome) => void): RunOptions => ({
+const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void): RunOptions => ({
   workflow: { id: e.flow.id, name: e.flow.name, version: e.flow.version, config: e.flow.config, hash: e.flow.hash },
   input: e.input,
   trigger: e.trigger,
   executionId: e.executionId,
   onRespond,
   refuse: e.refuse,
+  resume: e.resume,
+  restartedBy: e.restartedBy,
 });
 
 const orNull = (r: unknown) => r ?? null;
@@ -77,7 +85,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const queue = options.queue ?? null;
   const deadlines = createDeadlines();
 
-  const start = (event: TriggerEvent, onRespond?: (o: Outcome) => void): Promise<FinishedRecord> => {
+  const start = (event: DispatchEvent, onRespond?: (o: Outcome) => void): Promise<FinishedRecord> => {
     const request = runRequest(event, onRespond);
     return queue && !event.refuse ? queue.run(request) : execute(request);
   };

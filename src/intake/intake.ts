@@ -14,6 +14,8 @@ import { createInterfaceEvents, type InterfaceEvents } from './interface.js';
 import { createLimiter, type Limiter, type LimiterOptions } from './limiter.js';
 import { maxCrashesOf } from './poison.js';
 import { createWebhooks, type Webhooks } from './webhook.js';
+import { createResumer, type Resumer } from './resume.js';
+import { resumeClaim } from '../cluster/slots.js';
 
 /** What the intake uses of a weir instance. */
 export interface IntakeOptions extends LimiterOptions {
@@ -24,7 +26,7 @@ export interface IntakeOptions extends LimiterOptions {
   bus: WeirBus;
   nodes: Pick<NodeRegistry, 'get'>;
   workflows: Workflows;
-  executions: Pick<Executions, 'endedAmong'>;
+  executions: Pick<Executions, 'endedAmong' | 'open' | 'configs'>;
   capture: Capture;
   /** Redis coordination of several hosts; with `config.queue` it carries the execution queue. */
   cluster: Cluster | null;
@@ -44,7 +46,12 @@ export interface Intake {
   index: FlowIndex;
   webhooks: Webhooks;
   events: InterfaceEvents;
-  /** Replays deliveries a killed host left behind; resolves with how many. */
+  /** Resumes executions a dead process left unfinished. */
+  resumer: Resumer;
+  /**
+   * Replays deliveries a killed host left behind and resumes the executions it left running (from their
+   * checkpoints); resolves with how many deliveries were replayed.
+   */
   start(): Promise<number>;
   /** Waits for every execution started through the intake, then closes the journal and the queue. */
   close(): Promise<void>;
@@ -68,6 +75,8 @@ export function createIntake(options: IntakeOptions): Intake {
   const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
   const webhooks = createWebhooks({ ...options, limiter, dispatcher, index });
   const events = createInterfaceEvents({ nodes: options.nodes, dispatcher, index });
+  const resumer = createResumer({ executions: options.executions, dispatcher, bus: options.bus, claim: resumeClaim({ cluster, home: options.home }) });
+  let started: Promise<number> | null = null;
   return {
     limiter,
     dispatcher,
@@ -75,7 +84,15 @@ export function createIntake(options: IntakeOptions): Intake {
     index,
     webhooks,
     events,
-    start: () => webhooks.start(),
+    resumer,
+    start() {
+      started ??= webhooks.start().then(async (replayed) => {
+        // Queue mode: a dead worker's jobs come back through the queue, which resumes them itself.
+        if (!queue) await resumer.scan();
+        return replayed;
+      });
+      return started;
+    },
     async close() {
       await webhooks.close();
       await queue?.close();

@@ -32,7 +32,7 @@ export interface WebhooksOptions {
   home?: string;
   config: Pick<WeirConfig, 'intake'>;
   bus: WeirBus;
-  executions: Pick<Executions, 'endedAmong'>;
+  executions: Pick<Executions, 'endedAmong' | 'open'>;
   capture: Pick<Capture, 'capture'>;
   /** Shared with the other triggers of a host, so one shutdown drains every execution. */
   limiter: Limiter;
@@ -118,7 +118,10 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       const starts = d.starts ?? 1;
       const refuse = d.replayed && starts >= maxCrashes ? crashedError(starts, 'host') : undefined;
       if (d.replayed && !refuse) d = await deliveries.restart(d);
-      await dispatcher.start({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse });
+      // A replayed delivery whose execution stored checkpoints goes on from them (or, refused, ends them).
+      const resume = d.replayed ? (await options.executions.open.get(d.id))?.record : undefined;
+      const restartedBy = deliveries.durable ? 'journal' : undefined;
+      await dispatcher.start({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy });
     } catch (error) {
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {

@@ -31,6 +31,7 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
   on('schedule:error', (e) => logger.error({ flowId: e.workflowId, error: messageOf(e.error) }, 'schedule error'));
   on('schedule:skipped', (e) => logger.warn({ flowId: e.workflowId, at: e.at, reason: e.reason }, 'schedule slot skipped'));
   on('webhook:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'webhook delivery error'));
+  on('execution:resume-error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'execution could not resume'));
   on('telephony:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, trigger: e.trigger, error: messageOf(e.error) }, 'telephony error'));
   if (debug) {
     on('execution:log', (e) => logger.debug({ flowId: e.workflowId, exec: e.executionId, node: e.nodeId, logLevel: e.level, text: e.message }, 'node log'));

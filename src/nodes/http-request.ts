@@ -7,6 +7,7 @@ import { defineNode, type Problem } from './define.js';
 import { numberField, objectField } from './fields.js';
 import { followRedirect, REDIRECTS, type Hop } from './redirect.js';
 import { service } from './resources/common.js';
+import { sideEffectKey } from './side-effects.js';
 
 type HttpConfig = {
   method?: string;
@@ -107,6 +108,7 @@ export const httpRequestNode = defineNode<HttpConfig>({
     }
     const sendHeaders: Record<string, string> = {};
     if (isObject(headers)) for (const [k, v] of Object.entries(headers)) if (v !== undefined && v !== null) sendHeaders[k.toLowerCase()] = String(v);
+    sendHeaders['idempotency-key'] ??= sideEffectKey(ctx);
     const payload = encodeBody(body, sendHeaders);
     const verb = String(method).toUpperCase();
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Number(timeoutMs))]);

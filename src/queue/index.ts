@@ -20,6 +20,8 @@ export interface WorkOptions {
   run(request: RunOptions): Promise<ExecutionRecord>;
   /** The stored record of a finished execution, or null (a retried job of a finished execution is not re-run). */
   finished(executionId: string): Promise<ExecutionRecord | null>;
+  /** The stored checkpoint of an unfinished execution (unmasked), or null: a job run again resumes from it. */
+  unfinished(executionId: string): Promise<ExecutionRecord | null>;
   /** Told about a job that could not be processed (Redis or storage failures; flow errors are records). */
   onError?(err: unknown): void;
 }
@@ -58,7 +60,7 @@ export interface ExecutionQueue {
  * took down its worker `maxCrashes` times is not run again: its execution is recorded as an error saying so.
  * @example
  * const queue = createExecutionQueue({ settings: config.queue, cluster, maxCrashes: 3 })
- * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id) })
+ * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id), unfinished: (id) => weir.executions.open.get(id).then((e) => e?.record ?? null) })
  * const record = await queue.run({ workflow, input, trigger: 'webhook' })
  */
 export function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster; maxCrashes?: number }): ExecutionQueue {
@@ -153,11 +155,15 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
           await reply({ id: data.executionId, kind: 'end', record: done });
           return { status: done.status };
         }
+        // A job run again after its worker died goes on from the execution's checkpoints.
+        const resume = fresh ? null : await work.unfinished(data.executionId);
         const record = await work.run({
           workflow: data.workflow,
           input: data.input,
           trigger: data.trigger,
           executionId: data.executionId,
+          restartedBy: 'queue',
+          ...(resume && resume.status === 'running' ? { resume } : {}),
           onRespond: (answer) => void reply({ id: data.executionId, kind: 'respond', answer }),
         });
         await reply({ id: data.executionId, kind: 'end', record });

@@ -2,6 +2,7 @@ import { WeirError } from '../errors.js';
 import type { WeirConfig } from '../config.js';
 import type { ExecutionRecord, RunOptions } from '../flow/types.js';
 import type { ExecutionQueue } from './index.js';
+import type { Executions } from '../types/executions.js';
 
 /** What a `weir serve` process does in a cluster: `all` (the default), `intake` or `worker`. */
 export type Role = 'all' | 'intake' | 'worker';
@@ -22,7 +23,7 @@ export interface QueueDeps {
   /** The intake made the queue of `config.queue` (null without a cluster to carry it). */
   intake: { queue: ExecutionQueue | null };
   executor: { run(request: RunOptions): Promise<ExecutionRecord> };
-  executions: { get(id: string): Promise<ExecutionRecord> };
+  executions: Pick<Executions, 'get' | 'open'>;
 }
 
 /**
@@ -51,6 +52,7 @@ export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unkn
     await queue.work({
       run: (request) => weir.executor.run(request),
       finished: (id) => weir.executions.get(id).catch(() => null),
+      unfinished: async (id) => (await weir.executions.open.get(id))?.record ?? null,
       onError,
     });
   }

@@ -1,5 +1,6 @@
 import type { ExecutionRecord } from '../flow/types.js';
 import type { OpenExecutions } from '../resources/executions/open.js';
+import type { ConfigSnapshots } from '../resources/executions/configs.js';
 
 /**
  * Execution records (`weir.executions`, the `cloud:executions` mount), written in batches per workflow.
@@ -10,6 +11,8 @@ import type { OpenExecutions } from '../resources/executions/open.js';
 export interface Executions {
   /** Unfinished executions (past a checkpoint, or waiting): their latest record, to resume from. */
   readonly open: OpenExecutions;
+  /** The configs unfinished and failed executions ran, to resume or retry them against. */
+  readonly configs: ConfigSnapshots;
   /**
    * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a
    * batch is being written wait for the next one.

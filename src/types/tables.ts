@@ -29,7 +29,7 @@ export interface Tables {
   /** The rows a statement returns (empty for writes without RETURNING). */
   query(ref: string, sql: string, params?: unknown, options?: QueryOptions): Promise<Row[]>;
   /** Inserts a row and returns it as stored. */
-  insert(ref: string, row: unknown): Promise<Row>;
+  insert(ref: string, row: unknown, options?: InsertOptions): Promise<Row>;
   /** Updates the row whose primary key `primaryKey` equals `rowId`; returns it as stored. */
   update(ref: string, rowId: string, primaryKey: string, data: unknown): Promise<Row>;
   /** Deletes the row whose primary key `primaryKey` equals `rowId`. */
@@ -51,4 +51,14 @@ export interface Tables {
   }>;
   /** Closes the engine (the database connection). */
   close(): Promise<void>;
+}
+
+/** Options of `tables.insert`. */
+export interface InsertOptions {
+  /**
+   * The key of a row that has none, when the key column is TEXT (a schemaless table's `id`): inserting it
+   * again returns the row stored the first time instead of failing, so an insert repeated after a crash
+   * stores one row.
+   */
+  keyIfAbsent?: string;
 }

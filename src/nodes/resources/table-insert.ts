@@ -1,8 +1,12 @@
 import { defineNode, type Problem } from '../define.js';
 import { objectField } from '../fields.js';
+import { derivedRowId } from '../side-effects.js';
 import { service, tableField } from './common.js';
 
-/** `{"table", "row": {...}}`; data = the row as stored (with its generated id). */
+/**
+ * `{"table", "row": {...}}`; data = the row as stored. A row without a key gets one derived from the
+ * execution and node, so the node run again after a crash finds its row instead of adding a second one.
+ */
 export const tableInsertNode = defineNode<{ table: string; row: Record<string, unknown> }>({
   type: 'table_insert',
   validate(config) {
@@ -11,5 +15,5 @@ export const tableInsertNode = defineNode<{ table: string; row: Record<string, u
     objectField(config, 'row', problems, true);
     return problems;
   },
-  run: async (ctx) => service(ctx, 'tables').insert(ctx.config.table, ctx.config.row),
+  run: async (ctx) => service(ctx, 'tables').insert(ctx.config.table, ctx.config.row, { keyIfAbsent: derivedRowId(ctx) }),
 });

@@ -10,7 +10,7 @@ import { callLimits, type QueryOptions, queryLimits } from './limits.js';
 import { checkScope } from './scope.js';
 import { AUTO_SCHEMA, checkColumnName, checkTableName, coerce, inferType, parseSchema } from './schema.js';
 import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, TableEngine, TableMeta, Touched } from './types.js';
-import type { Tables } from '../../types/tables.js';
+import type { InsertOptions, Tables } from '../../types/tables.js';
 
 export type { Tables } from '../../types/tables.js';
 export * from './types.js';
@@ -220,13 +220,19 @@ export function createTables({ home, config, system = [], engine: given }: Table
     },
 
     /** Inserts a row and returns it as stored. */
-    async insert(ref: string, row: unknown): Promise<Row> {
+    async insert(ref: string, row: unknown, { keyIfAbsent }: InsertOptions = {}): Promise<Row> {
       if (!isObject(row)) throw new WeirError('INVALID_INPUT', 'a row must be a JSON object');
       const t = await writable(ref);
-      const { out, added } = values(t, row, 'row', true);
+      const key = keyIfAbsent !== undefined && t.key?.type === 'TEXT' && row[t.key.name] === undefined ? t.key.name : null;
+      const { out, added } = values(t, key ? { ...row, [key]: keyIfAbsent } : row, 'row', true);
       await withColumns(t, added);
       // The column list in table order lets the engine return the stored row without reading it back.
-      return db().insert(t.meta.name, out, added.length ? undefined : t.list);
+      return db().insert(t.meta.name, out, added.length ? undefined : t.list).catch(async (err) => {
+        // The same insert made again (its node ran again after a crash): the row stored the first time is its result.
+        const stored = key && (err as WeirError).code === 'CONFLICT' ? await db().update(t.meta.name, key, keyIfAbsent!, { [key]: keyIfAbsent! }) : null;
+        if (!stored) throw err;
+        return stored;
+      });
     },
 
     /** Updates the row whose primary key `primaryKey` equals `rowId`; returns it as stored. */

@@ -1,0 +1,71 @@
+import type { WeirBus } from '../events.js';
+import type { ExecutionRecord } from '../flow/types.js';
+import { ownerIsGone, startTimeOf, type Executions } from '../resources/executions/index.js';
+import type { FlowRef } from '../types/trigger.js';
+import type { Dispatcher } from './dispatch.js';
+
+/** Options of {@link createResumer}. */
+export interface ResumerOptions {
+  executions: Pick<Executions, 'open' | 'configs' | 'endedAmong'>;
+  dispatcher: Pick<Dispatcher, 'run'>;
+  bus: WeirBus;
+  /** Wins the right to resume one execution (another host may find it at the same time). */
+  claim(name: string, at: number): Promise<boolean>;
+}
+
+/** What {@link createResumer} returns. */
+export interface Resumer {
+  /** The flow a stored execution ran (the config snapshot of its hash); null when it is gone. */
+  flowOf(record: ExecutionRecord): Promise<FlowRef | null>;
+  /**
+   * Resumes the running executions whose process died on this machine (the ones no journal or queue
+   * restarts); resolves with how many were started.
+   */
+  scan(): Promise<number>;
+}
+
+/**
+ * Resumes executions a dead process left running: each continues under its id from its checkpoints (its
+ * finished nodes are not run again). One whose final record was stored before the crash (only its open
+ * entry was left) is just forgotten.
+ * @example
+ * const resumer = createResumer({ executions, dispatcher, bus, claim: resumeClaim({ cluster, home }) })
+ * await resumer.scan()
+ */
+export function createResumer({ executions, dispatcher, bus, claim }: ResumerOptions): Resumer {
+  async function flowOf(record: ExecutionRecord): Promise<FlowRef | null> {
+    if (!record.hash) return null;
+    const config = await executions.configs.get(record.workflowId, record.hash);
+    return config ? { id: record.workflowId, name: record.workflowName, version: record.version, config, hash: record.hash } : null;
+  }
+
+  async function resume(record: ExecutionRecord): Promise<void> {
+    const flow = await flowOf(record);
+    if (!flow) {
+      await executions.open.remove(record.id);
+      throw new Error(`execution ${record.id} cannot resume: the config it ran is not stored`);
+    }
+    await dispatcher.run({ flow, trigger: record.trigger, input: record.input, executionId: record.id, resume: record });
+  }
+
+  return {
+    flowOf,
+    async scan() {
+      const orphans = (await executions.open.list()).filter((e) => e.record.status === 'running' && !e.by && ownerIsGone(e.owner));
+      if (!orphans.length) return 0;
+      const since = Math.min(...orphans.map((e) => startTimeOf(e.record.id) ?? Date.parse(e.record.startedAt)));
+      const ended = await executions.endedAmong(new Set(orphans.map((e) => e.record.id)), since);
+      let started = 0;
+      for (const { record, owner } of orphans) {
+        if (ended.has(record.id)) {
+          await executions.open.remove(record.id);
+          continue;
+        }
+        if (!(await claim(`${record.id}~${owner.boot}`, Date.parse(record.startedAt)))) continue;
+        started++;
+        resume(record).catch((error) => bus.emit('execution:resume-error', { executionId: record.id, workflowId: record.workflowId, error }));
+      }
+      return started;
+    },
+  };
+}
