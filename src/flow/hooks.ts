@@ -1,4 +1,5 @@
 import type { Executions } from '../resources/executions/index.js';
+import type { ExecutionConfigs } from '../resources/executions/configs.js';
 import type { ExecutionRecord, ExecutorHooks, Outcome, RunState } from './types.js';
 
 /**
@@ -59,7 +60,7 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       // What a read of a running run gets: a copy, as if read back from storage.
       const view = () => JSON.parse(JSON.stringify(run.mask.record(run.record))) as ExecutionRecord;
       executions.track(run.record.id, run.record.workflowId, view);
-      running.set(run, { view, since: performance.now(), open: !!run.options.resume });
+      running.set(run, { view, since: performance.now(), open: !!run.options.resume && !run.options.retryOf });
       if (!sweeper) {
         sweeper = setInterval(sweep, Math.max(1, runningAfterMs / 3));
         sweeper.unref?.();
@@ -86,6 +87,20 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       }
       await executions.pruneIfDue(run.record.workflowId);
     },
+  };
+}
+
+/**
+ * Keeps the config of an execution that ended in error or was cancelled, by its hash: a retry runs it again
+ * even after the workflow was published anew.
+ * @example
+ * hooks['execution:end'].push(configSnapshotHook(configs))
+ */
+export function configSnapshotHook(configs: ExecutionConfigs) {
+  return (run: RunState): void | Promise<void> => {
+    const { status } = run.record;
+    const { id, hash, config } = run.options.workflow;
+    if (hash && (status === 'error' || status === 'cancelled')) return configs.save(id, hash, config);
   };
 }
 
