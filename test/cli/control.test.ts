@@ -55,6 +55,35 @@ test('cancel from the CLI: an execution running on `weir serve` ends cancelled, 
   }
 });
 
+test('cancel from the CLI of an execution whose host was killed: cancelled at once, from its last checkpoint', async () => {
+  const server = await countingServer();
+  const { home, id, token } = await homeWith((weir) => {
+    const c = chain('webhook_trigger', [request(server.url('/a')), request(server.url('/slow'))]);
+    return publish(weir, 'orphaned', { type: 'webhook_trigger' }, c.nodes, c.edges);
+  });
+  const host = await startServe(home);
+  const reader = await createWeir({ home });
+  try {
+    void send(`${host.url}/trigger/${token}`).catch(() => null);
+    await until(() => server.hits['/slow'] === 1, 10_000, 'the slow request to arrive');
+    const running = await until(async () => (await reader.executions.list({ workflowId: id })).find((e) => e.status === 'running' && e.nodes['http_request-1']), 10_000, 'the checkpoint after the first request');
+    await host.stop('SIGKILL');
+    const started = Date.now();
+    const cancelled = await cli(['workflows', 'cancel', running.id], { home });
+    assert.is(cancelled.code, 0, cancelled.stderr);
+    assert.match(cancelled.stdout, `cancelled execution ${running.id} (orphaned)`);
+    assert.ok(Date.now() - started < 5000, 'no wait for a process that is gone');
+    const record = await reader.executions.get(running.id);
+    assert.is(record.status, 'cancelled');
+    assert.is(record.nodes['http_request-1'].status, 'success');
+    assert.is(await reader.executions.open.get(running.id), null);
+  } finally {
+    await reader.close();
+    await host.stop();
+    await server.close();
+  }
+});
+
 test('retry from the CLI: the failed node and those after it run again under a new id; the succeeded ones are reused', async () => {
   const server = await countingServer();
   const { home, id } = await homeWith((weir) => {
