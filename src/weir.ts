@@ -4,8 +4,13 @@ import { createBus, type WeirBus } from './events.js';
 import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './nodes/index.js';
 import { createWorkflows, type Workflows } from './resources/workflows/index.js';
 import { createExpressions } from './expr/index.js';
-import { allowedEnv, createRun, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
-import { createExecutions, type Executions } from './resources/executions/index.js';
+import { allowedEnv, createMasker, createRun, createRunningExecutions, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
+import { createExecutions } from './resources/executions/index.js';
+import { createCancelRequests } from './resources/executions/cancel-requests.js';
+import { createCancel } from './resources/executions/cancel.js';
+import { createExecutionControl } from './resources/executions/control.js';
+import type { WeirExecutions } from './types/executions.js';
+import { cloudProbe } from './intake/changes.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createInterfaces, type Interfaces } from './resources/interfaces/index.js';
 import { createAgents, type Agents } from './resources/agents/index.js';
@@ -69,8 +74,11 @@ export interface Weir {
   readonly network: NetworkPolicy;
   /** Workflow drafts and published copies: save, publish, sync, diff. */
   readonly workflows: Workflows;
-  /** Execution records (`cloud:executions`): `list({ workflowId, limit })` newest first, `get(id)`. */
-  readonly executions: Executions;
+  /**
+   * Execution records (`cloud:executions`): `list({ workflowId, limit })` newest first, `get(id)`; and their
+   * control: `cancel(id)`, `retry(id, { latest })`, `rerun(id, { draft })`.
+   */
+  readonly executions: WeirExecutions;
   /** The flow executor (`executor.run({ workflow, input, trigger })`) and its lifecycle hooks. */
   readonly executor: Executor;
   /**
@@ -153,17 +161,29 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const capture = createCapture({ storage, workflows, bus });
   // `call_flow` runs through `run`, which needs the executor the services are given to.
   const services: NodeServices = { sandbox, network, kv, tables, objects, knowledge, run: (ref, input, runOptions) => run(ref, input, runOptions) };
-  const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks });
+  // Cancel requests from other processes are looked for only while runs go here (`onBusy`).
+  const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe: cloudProbe(storage, ['executions/cancel']), cluster });
+  const running = createRunningExecutions({ onBusy: (busy) => cancelWatch.busy(busy) });
+  const cancelWatch = requests.follow((id) => running.cancel(id) !== null);
+  const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, running });
   const run = createRun({ workflows, executor });
   const intake = createIntake({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
+  const mask = async (record: ExecutionRecord) => {
+    const values = Object.values(await secrets.valuesNow());
+    return values.length ? createMasker(values).record(record) : record;
+  };
+  const unqueue = intake.queue && ((id: string) => intake.queue!.remove(id));
+  const cancel = createCancel({ executions, cancelHere: running.cancel, requests, unqueue, mask });
+  const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: executor.run, cancel });
   const weir: Weir = {
     home, config, storage, bus, nodes, env, network, cluster,
-    workflows, executions, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
+    workflows, executions: { ...executions, ...control }, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
     agents, projects, voiceAgents, capture,
     intake,
     executeFlow: <T>(ref: string, input?: unknown) => intake.events.executeFlow(ref, input) as Promise<T>,
     async close() {
       await intake.close();
+      await cancelWatch.close();
       await tables.close();
       await sandbox.close();
       await cluster?.close();

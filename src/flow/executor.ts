@@ -57,6 +57,11 @@ class Run implements RunState {
   get signal(): AbortSignal {
     return this.controller.signal;
   }
+
+  cancel(): void {
+    this.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
+    this.controller.abort(new WeirError('CANCELLED', 'execution cancelled'));
+  }
 }
 
 const GRAPH_CACHE_SIZE = 500;
@@ -106,13 +111,11 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
           finishedAt: null,
           ...(workflow.hash ? { hash: workflow.hash } : {}),
           ...(workflow.draft ? { draft: true as const } : {}),
+          ...(options.rerunOf ? { rerunOf: options.rerunOf } : {}),
         };
     const state = new Run(record, options, baseEnv);
     const stop = (reason: WeirError) => state.controller.abort(reason);
-    const onCancel = () => {
-      state.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
-      stop(new WeirError('CANCELLED', 'execution cancelled'));
-    };
+    const onCancel = () => state.cancel();
     const starting = callHooks(hooks['execution:start'], state);
     if (starting) await starting;
     emitSafely(bus, 'execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
@@ -158,9 +161,30 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
   return { run, hooks };
 }
 
-/** The record a resumed run continues: same id and input, its nodes replayed by the walk, one more attempt. */
+/**
+ * The record a resumed run continues: same id and input, its nodes replayed by the walk, one more attempt.
+ * A retry is a new execution instead: its own id, start and first attempt, against the config it is given.
+ */
 function resumedRecord(stored: ExecutionRecord, options: RunOptions, at: string): ExecutionRecord {
   const { error: _error, ...rest } = stored;
+  if (options.retryOf) {
+    const { attempts: _a, resumedAt: _r, rerunOf: _o, hash: _h, draft: _d, ...kept } = rest;
+    const { workflow } = options;
+    return {
+      ...kept,
+      id: options.executionId ?? newExecutionId(),
+      workflowName: workflow.name,
+      version: workflow.version ?? null,
+      status: 'running',
+      nodes: {},
+      result: null,
+      startedAt: at,
+      finishedAt: null,
+      retryOf: options.retryOf,
+      ...(workflow.hash ? { hash: workflow.hash } : {}),
+      ...(workflow.draft ? { draft: true as const } : {}),
+    };
+  }
   const attempts = options.wake ? stored.attempts : (stored.attempts ?? 1) + 1;
   return { ...rest, status: 'running', nodes: {}, result: null, finishedAt: null, resumedAt: at, ...(attempts && attempts > 1 ? { attempts } : {}) };
 }

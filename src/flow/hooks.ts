@@ -65,7 +65,7 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       // What a read of a running run gets: a copy, as if read back from storage.
       const view = () => JSON.parse(JSON.stringify(run.mask.record(run.record))) as ExecutionRecord;
       executions.track(run.record.id, run.record.workflowId, view);
-      running.set(run, { view, since: performance.now(), open: !!run.options.resume });
+      running.set(run, { view, since: performance.now(), open: !!run.options.resume && !run.options.retryOf });
       if (!sweeper) {
         sweeper = setInterval(sweep, Math.max(1, runningAfterMs / 3));
         sweeper.unref?.();

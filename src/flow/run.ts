@@ -16,17 +16,23 @@ import { hashJson } from '../util/json.js';
 export function createRun({ workflows, executor }: { workflows: Workflows; executor: Executor }): RunWorkflow {
   return async function run(ref, input = {}, options = {}) {
     const { published, trigger = 'manual', ...rest } = options;
-    let workflow: RunOptions['workflow'];
-    if (published) {
-      const pub = await workflows.findPublished(ref);
-      if (!pub) {
-        throw new WeirError('NOT_FOUND', `no published workflow "${ref}"`, { hints: ['publish it with `weir workflows publish <workflow-id>`'] });
-      }
-      workflow = { id: pub.id, name: pub.name, version: pub.version, config: pub.config, hash: pub.hash };
-    } else {
-      const wf = await workflows.getLocal(ref);
-      workflow = { id: wf.id, name: wf.name, version: wf.base?.version ?? null, config: wf.config, hash: hashJson(wf.config), draft: true };
-    }
-    return executor.run({ ...rest, workflow, input, trigger });
+    return executor.run({ ...rest, workflow: await workflowToRun(workflows, ref, !!published), input, trigger });
   };
+}
+
+/**
+ * What runs of a workflow by id or name: its published copy, or its local draft (with the draft's hash).
+ * @example
+ * const workflow = await workflowToRun(weir.workflows, 'orders', true)
+ */
+export async function workflowToRun(workflows: Pick<Workflows, 'findPublished' | 'getLocal'>, ref: string, published: boolean): Promise<RunOptions['workflow']> {
+  if (published) {
+    const pub = await workflows.findPublished(ref);
+    if (!pub) {
+      throw new WeirError('NOT_FOUND', `no published workflow "${ref}"`, { hints: ['publish it with `weir workflows publish <workflow-id>`'] });
+    }
+    return { id: pub.id, name: pub.name, version: pub.version, config: pub.config, hash: pub.hash };
+  }
+  const wf = await workflows.getLocal(ref);
+  return { id: wf.id, name: wf.name, version: wf.base?.version ?? null, config: wf.config, hash: hashJson(wf.config), draft: true };
 }

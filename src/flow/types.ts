@@ -106,6 +106,13 @@ export interface RunOptions {
   wake?: Wake;
   /** Who starts the execution again if this process dies: the intake journal or the execution queue (else the host's own scan). */
   restartedBy?: RestartedBy;
+  /**
+   * With `resume`: runs a new execution (`executionId` or a new id, first attempt) that retries the resumed
+   * record, whose id this is: its finished nodes are reused, the rest runs; the retried record is untouched.
+   */
+  retryOf?: string;
+  /** Recorded on the new execution: the one whose trigger input it runs again. */
+  rerunOf?: string;
 }
 
 /** What starts an execution again after a crash, when not the host's scan of unfinished executions. */
@@ -153,6 +160,8 @@ export interface RunState {
   /** Set when the execution stops on an error or is cancelled. */
   failure?: ErrorInfo;
   signal: AbortSignal;
+  /** Stops the run as `cancelled`: running nodes see their signal abort and no node starts after them. */
+  cancel(): void;
 }
 
 /** Lifecycle hooks: persistence, secrets and Respond plug in here rather than living inside the executor. */

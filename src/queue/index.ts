@@ -13,6 +13,8 @@ export type * from './types.js';
 /** The BullMQ queue every host of an organization shares. */
 const QUEUE_NAME = 'executions';
 const FINISHED = new Set(['success', 'error', 'cancelled']);
+/** BullMQ job states before a worker takes the job. */
+const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
 /** What a worker needs from the executor. */
 export interface WorkOptions {
@@ -45,6 +47,8 @@ export interface ExecutionQueue {
   submit(request: RunOptions, options?: { wait?: boolean }): Promise<{ executionId: string; done: Promise<ExecutionRecord> | null }>;
   /** Like the executor's `run`: enqueues, then resolves with the record the worker reports; Respond answers reach `onRespond`. */
   run(request: RunOptions): Promise<ExecutionRecord>;
+  /** Takes back a job no worker has started; resolves with it, or null when none waits under that id. */
+  remove(executionId: string): Promise<RunJob | null>;
   /** Loads BullMQ and opens the connection (a host does it at start, so a missing package fails there). */
   open(): Promise<void>;
   /** Starts taking jobs on this process with `concurrency` at once; resolves once the worker is made. */
@@ -116,6 +120,12 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
     submit,
     async run(request) {
       return (await (await submit(request)).done)!;
+    },
+    async remove(executionId) {
+      const job = await (await open()).queue.getJob(executionId);
+      if (!job || !WAITING_STATES.has(await job.getState())) return null;
+      // A worker may take the job between the state read and the removal: BullMQ then refuses (locked).
+      return job.remove().then(() => job.data as RunJob, () => null);
     },
     async open() {
       await open();

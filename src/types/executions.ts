@@ -1,6 +1,6 @@
 import type { ExecutionRecord } from '../flow/types.js';
 import type { OpenExecutions } from '../resources/executions/open.js';
-import type { ConfigSnapshots } from '../resources/executions/configs.js';
+import type { ExecutionConfigs } from '../resources/executions/configs.js';
 
 /**
  * Execution records (`weir.executions`, the `cloud:executions` mount), written in batches per workflow.
@@ -12,7 +12,7 @@ export interface Executions {
   /** Unfinished executions (past a checkpoint, or waiting): their latest record, to resume from. */
   readonly open: OpenExecutions;
   /** The configs unfinished and failed executions ran, to resume or retry them against. */
-  readonly configs: ConfigSnapshots;
+  readonly configs: ExecutionConfigs;
   /**
    * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a
    * batch is being written wait for the next one.
@@ -42,3 +42,41 @@ export interface Executions {
   /** Prunes a workflow at most once a minute per instance: called after each execution. */
   pruneIfDue(workflowId: string): Promise<void>;
 }
+
+/**
+ * Control of executions (`weir.executions`): cancel one, retry a failed one, run one's input again. Each
+ * resolves with a record: the cancelled execution's, or the new execution's once it ended.
+ * @example
+ * await weir.executions.cancel('exec_123')
+ * const retried = await weir.executions.retry('exec_456') // retried.retryOf === 'exec_456'
+ * const again = await weir.executions.rerun('exec_456', { draft: true })
+ */
+export interface ExecutionControl {
+  /**
+   * Cancels a queued, running or waiting execution and resolves with its `cancelled` record. One running in
+   * another process (`weir serve`) is asked to stop and waited for, up to 10 s (TIMEOUT after). An ended
+   * execution is a CONFLICT; an unknown id NOT_FOUND.
+   * @example
+   * const record = await weir.executions.cancel('exec_123') // record.status === 'cancelled'
+   */
+  cancel(id: string): Promise<ExecutionRecord>;
+  /**
+   * Retries an execution that ended in `error` or was `cancelled`: a new execution (`retryOf` set) that
+   * reuses the records of the nodes that succeeded and runs from the failed node on, against the config
+   * the execution ran unless `latest` (the current published copy, or the local draft for a draft run).
+   * Any other status is a CONFLICT.
+   * @example
+   * const record = await weir.executions.retry('exec_123', { latest: true })
+   */
+  retry(id: string, options?: { latest?: boolean }): Promise<ExecutionRecord>;
+  /**
+   * Runs an execution's trigger input again as a fresh execution (`rerunOf` set), against the published
+   * copy of its workflow, or the local draft with `draft`.
+   * @example
+   * const record = await weir.executions.rerun('exec_123', { draft: true })
+   */
+  rerun(id: string, options?: { draft?: boolean }): Promise<ExecutionRecord>;
+}
+
+/** `weir.executions`: the records and their control. */
+export type WeirExecutions = Executions & ExecutionControl;

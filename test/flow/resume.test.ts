@@ -66,7 +66,7 @@ test('kill -9 mid-flow: after a restart the execution resumes under its id; the 
     assert.is(effects.calls.find((c) => c.path === '/first')!.key, `${executionId}:http_request-1`);
     assert.is(record.attempts, 2);
     assert.ok(record.resumedAt && record.resumedAt > record.nodes['http_request-1'].finishedAt!, 'resumedAt after the first node finished');
-    assert.is(record.nodes['set-3'].data.first, 1, 'later nodes see the first node\'s original data');
+    assert.is((record.nodes['set-3'].data as { first: number }).first, 1, 'later nodes see the first node\'s original data');
     const all = await weir.executions.list({ workflowId: id, limit: 10 });
     assert.equal(all.map((r) => r.id), [executionId], 'one execution, not a second one');
   } finally {
@@ -114,7 +114,7 @@ test('table_insert run again in the same execution stores one row', async () => 
   const weir = await createWeir({ home: tmpDir('weir-resume-') });
   try {
     await weir.tables.init('user.orders');
-    const ctx = { execution: { id: 'exec_x' }, node: { id: 'table_insert-1' } };
+    const ctx = { execution: { id: 'exec_x' }, node: { id: 'table_insert-1', type: 'table_insert' } };
     const { derivedRowId } = await import('../../src/nodes/side-effects.js');
     const key = derivedRowId(ctx);
     const a = await weir.tables.insert('user.orders', { sku: 'A' }, { keyIfAbsent: key });

@@ -1,6 +1,8 @@
 // Shared setup of the host tests: flows published through the library (fast), hosts served in-process on
 // 127.0.0.1 port 0, and a `weir serve` child process where the CLI itself is under test.
 import * as assert from 'uvu/assert';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { serve, type ServeOptions } from '../../adapters/node-http/index.js';
 import type { Clock } from '../../src/intake/schedule.js';
 import { createWeir, type Weir } from '../../src/weir.js';
@@ -113,4 +115,33 @@ export function assertResponsive(waits: number[], blockedMs: number, what = '/he
   const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
   assert.ok(p95 < 100, `${what}: 95 % of ${waits.length} probes within ${p95} ms (want < 100): ${waits.join(',')}`);
   assert.ok(sorted[sorted.length - 1] < blockedMs / 2, `${what}: the slowest probe waited ${sorted[sorted.length - 1]} ms, as if blocked for ${blockedMs} ms`);
+}
+
+/**
+ * The test's own HTTP server: counts calls per path; `/slow` never answers (until the server closes);
+ * `/flaky` drops the connection while `flaky.fail` is set.
+ */
+export async function countingServer() {
+  const hits: Record<string, number> = {};
+  const held: ServerResponse[] = [];
+  const flaky = { fail: true };
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    hits[path] = (hits[path] ?? 0) + 1;
+    if (path === '/slow') return void held.push(res);
+    if (path === '/flaky' && flaky.fail) return void req.socket.destroy();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    hits,
+    flaky,
+    url: (path: string) => `${base}${path}`,
+    close: () => {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import { record, table } from '../output.js';
 import { parseJson, readUserFile } from '../read-input.js';
-import type { CommandContext, CommandSpec } from '../types.js';
+import type { CommandContext, CommandResult, CommandSpec } from '../types.js';
 
 const id = [{ name: 'workflow-id', required: true }];
 const json = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? null, null, 2));
@@ -42,6 +42,55 @@ const summary = (r: ExecutionRecord) => ({
   finishedAt: r.finishedAt,
   error: r.error ?? null,
 });
+
+/**
+ * How a new execution (retry, rerun) ended: its result, or a failure (exit 1) naming it; `--json` prints the
+ * record either way.
+ */
+function newExecution(ctx: CommandContext, r: ExecutionRecord, of: string): CommandResult {
+  if (r.status === 'success') return { data: r, text: `execution ${r.id} (${of}) succeeded, result:\n${json(r.result)}` };
+  if (ctx.json) return { data: r, exitCode: 1 };
+  throw new WeirError('EXECUTION_FAILED', `execution ${r.id} (${of}) ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error?.node ? ` at ${r.error.node}` : ''}: ${r.error?.message ?? r.status}`, {
+    hints: [`run \`weir workflows execution ${r.id}\` to see each node's output`],
+  });
+}
+
+const executionId = [{ name: 'execution-id', required: true }];
+
+/** `workflows cancel`, `retry`, `rerun`: control of one execution by its id. */
+const controlCommands: CommandSpec[] = [
+  {
+    name: 'cancel',
+    summary: 'cancel a queued, running or waiting execution',
+    args: executionId,
+    async run(ctx) {
+      const r = await (await ctx.weir()).executions.cancel(ctx.args['execution-id']!);
+      return { data: r, text: `cancelled execution ${r.id} (${r.workflowName})` };
+    },
+  },
+  {
+    name: 'retry',
+    summary: 'retry a failed or cancelled execution from its failed node, as a new execution',
+    args: executionId,
+    flags: { latest: { type: 'boolean', summary: 'run the current published config (the local draft for a draft run), not the one it ran' } },
+    async run(ctx) {
+      const id = ctx.args['execution-id']!;
+      const r = await (await ctx.weir()).executions.retry(id, { latest: !!ctx.flags.latest });
+      return newExecution(ctx, r, `retry of ${id}`);
+    },
+  },
+  {
+    name: 'rerun',
+    summary: "run an execution's trigger input again as a new execution (published config, or --draft)",
+    args: executionId,
+    flags: { draft: { type: 'boolean', summary: 'run the local draft instead of the published config' } },
+    async run(ctx) {
+      const id = ctx.args['execution-id']!;
+      const r = await (await ctx.weir()).executions.rerun(id, { draft: !!ctx.flags.draft });
+      return newExecution(ctx, r, `rerun of ${id}`);
+    },
+  },
+];
 
 /** `workflows run`, `workflows executions`, `workflows execution`: run a flow; list, show executions. */
 export const executionCommands: CommandSpec[] = [
@@ -84,7 +133,7 @@ export const executionCommands: CommandSpec[] = [
     args: [{ name: 'execution-id', required: true }],
     async run(ctx) {
       const r = await (await ctx.weir()).executions.get(ctx.args['execution-id']!);
-      const head = record({ ...summary(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
+      const head = record({ ...summary(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
       const nodes = Object.entries(r.nodes).map(([node, n]) => ({
         node,
         status: n.status,
@@ -95,4 +144,5 @@ export const executionCommands: CommandSpec[] = [
       return { data: r, text: `${head}\n\nnodes:\n${table(nodes)}${nodeLogs(r)}\n\ninput:\n${json(r.input)}\n\nresult:\n${json(r.result)}` };
     },
   },
+  ...controlCommands,
 ];

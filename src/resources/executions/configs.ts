@@ -2,7 +2,7 @@ import type { FlowConfig } from '../../resources/workflows/types.js';
 import type { KeyValueStorage } from '../../storage/index.js';
 
 /** The config an execution ran, by workflow and hash: what a resume, a wake or a retry runs against. */
-export interface ConfigSnapshots {
+export interface ExecutionConfigs {
   /** Stores a config once per workflow and hash (later calls for a stored one cost nothing). */
   save(workflowId: string, hash: string, config: FlowConfig): Promise<void>;
   get(workflowId: string, hash: string): Promise<FlowConfig | null>;
@@ -15,10 +15,10 @@ const enc = encodeURIComponent;
  * or ends in error: a published flow may change while one of its executions waits or awaits a retry, and
  * that execution goes on with the config it started with.
  * @example
- * const configs = createConfigSnapshots(storage.view('cloud', 'executions'))
+ * const configs = createExecutionConfigs(storage.view('cloud', 'executions'))
  * await configs.save(record.workflowId, record.hash, config)
  */
-export function createConfigSnapshots(store: KeyValueStorage): ConfigSnapshots {
+export function createExecutionConfigs(store: KeyValueStorage): ExecutionConfigs {
   const saved = new Map<string, Promise<void>>();
   return {
     save(workflowId, hash, config) {

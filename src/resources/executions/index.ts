@@ -6,14 +6,14 @@ import { newId } from '../../util/ids.js';
 import { startTimeOf } from './ids.js';
 import { recordsOf, storedJson } from './stored.js';
 import { createOpenExecutions } from './open.js';
-import { createConfigSnapshots } from './configs.js';
+import { createExecutionConfigs } from './configs.js';
 import type { Executions } from '../../types/executions.js';
 
 export type { Executions } from '../../types/executions.js';
 
 export { newExecutionId, startTimeOf } from './ids.js';
 export { ownerIsGone, type OpenEntry, type OpenExecutions, type Owner } from './open.js';
-export type { ConfigSnapshots } from './configs.js';
+export type { ExecutionConfigs } from './configs.js';
 
 export interface ExecutionsOptions {
   storage: Storages;
@@ -172,7 +172,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
 
   const api = {
     open,
-    configs: createConfigSnapshots(store),
+    configs: createExecutionConfigs(store),
 
     /**
      * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a

@@ -1,0 +1,87 @@
+import type { Cluster } from '../../cluster/index.js';
+import type { ChangeProbe } from '../../intake/changes.js';
+import type { KeyValueStorage } from '../../storage/index.js';
+
+/** How often a process with running executions looks for cancel requests in storage. */
+export const CANCEL_CHECK_MS = 250;
+const CHANNEL = 'executions:cancel';
+const enc = encodeURIComponent;
+
+/** Cancel requests for executions running in another process: see {@link createCancelRequests}. */
+export interface CancelRequests {
+  /** Asks whichever process runs `id` to cancel it. */
+  request(id: string): Promise<void>;
+  /** Takes a request back (once it was carried out, or given up on). */
+  withdraw(id: string): Promise<void>;
+  /**
+   * Carries out requests here: `cancel(id)` says whether `id` ran here (its request is then removed). Call
+   * `busy(true)` while executions run here, `busy(false)` when none does; `close()` stops listening.
+   */
+  follow(cancel: (id: string) => boolean): { busy(on: boolean): void; close(): Promise<void> };
+}
+
+/**
+ * Cancel requests as items `cancel:<id>` of the cloud `executions` view, announced on the cluster's pub/sub
+ * when there is one. A process looks at the prefix every {@link CANCEL_CHECK_MS} only while it runs
+ * executions, and skips the read when the probe says the prefix did not change (the fs driver); storage
+ * is the fallback for a missed message, and the only channel without Redis.
+ * @example
+ * const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe, cluster })
+ * await requests.request('exec_123')
+ */
+export function createCancelRequests({ store, probe, cluster }: { store: KeyValueStorage; probe: ChangeProbe; cluster: Cluster | null }): CancelRequests {
+  const withdraw = (id: string) => store.removeItem(`cancel:${enc(id)}`);
+  return {
+    async request(id) {
+      await store.setItem(`cancel:${enc(id)}`, JSON.stringify({ at: new Date().toISOString() }));
+      await cluster?.publish(CHANNEL, { id }).catch(() => {});
+    },
+    withdraw,
+    follow(cancel) {
+      let timer: ReturnType<typeof setInterval> | null = null;
+      let active = false;
+      let checking = false;
+      let seen: string | null = null;
+      let unsubscribe: Promise<(() => Promise<void>) | null> | null = null;
+      const carryOut = (id: string) => {
+        if (cancel(id)) void withdraw(id).catch(() => {});
+      };
+      const check = async () => {
+        // The timer outlives a moment without runs: a host running one short execution after another
+        // keeps one timer rather than making one per execution.
+        if (!active) {
+          clearInterval(timer!);
+          timer = null;
+          seen = null;
+          return;
+        }
+        const signature = probe.signature();
+        if (checking || (signature !== null && signature === seen)) return;
+        checking = true;
+        try {
+          for (const key of await store.getKeys('cancel:')) carryOut(decodeURIComponent(key.slice(key.lastIndexOf(':') + 1)));
+          seen = signature;
+        } catch {
+          // Storage hiccup: the next check reads again.
+        } finally {
+          checking = false;
+        }
+      };
+      return {
+        busy(on) {
+          active = on;
+          if (!on || timer) return;
+          timer = setInterval(check, CANCEL_CHECK_MS);
+          timer.unref?.();
+          unsubscribe ??= cluster ? cluster.subscribe(CHANNEL, (m: { id?: unknown }) => typeof m?.id === 'string' && carryOut(m.id)).catch(() => null) : null;
+        },
+        async close() {
+          if (timer) clearInterval(timer);
+          timer = null;
+          active = false;
+          await (await unsubscribe)?.().catch(() => {});
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { WeirError } from '../../errors.js';
+import type { ExecutionRecord } from '../../flow/types.js';
+import type { RunJob } from '../../queue/types.js';
+import type { Executions } from '../../types/executions.js';
+import type { CancelRequests } from './cancel-requests.js';
+import { ownerIsGone } from './open.js';
+
+/** How long a cancel waits for the process running an execution to stop it. */
+export const CANCEL_WAIT_MS = 10_000;
+const POLL_MS = 100;
+const FINISHED = new Set(['success', 'error', 'cancelled']);
+const CANCELLED = { code: 'CANCELLED', message: 'execution cancelled' } as const;
+
+/** What a cancel reaches: the stored records, this process's runs, other processes, the execution queue. */
+export interface CancelDeps {
+  executions: Pick<Executions, 'get' | 'save' | 'open'>;
+  /** Cancels a run of this process; null when it does not run here. */
+  cancelHere(id: string): Promise<ExecutionRecord> | null;
+  requests: CancelRequests;
+  /** Takes back a queued job no worker has started (queue mode only). */
+  unqueue?: ((id: string) => Promise<RunJob | null>) | null;
+  /** Masks secrets in a record about to be shown or stored (open records are stored unmasked). */
+  mask(record: ExecutionRecord): ExecutionRecord | Promise<ExecutionRecord>;
+  waitMs?: number;
+}
+
+/**
+ * `cancel(id)`: a running, waiting or queued execution ends `cancelled`; resolves with its final record. A
+ * run of this process is aborted; one of another process is asked through a cancel request, and waited for
+ * (up to {@link CANCEL_WAIT_MS}); a waiting execution, or one whose process is gone, gets its final record
+ * here; a queued job is taken back. Any other status is a CONFLICT; an unknown id is NOT_FOUND.
+ * @example
+ * const cancel = createCancel({ executions, cancelHere: running.cancel, requests, mask })
+ * const record = await cancel('exec_123') // record.status === 'cancelled'
+ */
+export function createCancel(deps: CancelDeps): (id: string) => Promise<ExecutionRecord> {
+  const { executions, requests, waitMs = CANCEL_WAIT_MS } = deps;
+
+  /** Stores the final `cancelled` record of an execution no process runs, and forgets its open entry. */
+  async function finish(record: ExecutionRecord, message: string = CANCELLED.message): Promise<ExecutionRecord> {
+    const final = await deps.mask({ ...record, status: 'cancelled', error: { code: CANCELLED.code, message }, finishedAt: new Date().toISOString() });
+    await executions.save(final);
+    await executions.open.remove(record.id);
+    return final;
+  }
+
+  async function cancelQueued(id: string): Promise<ExecutionRecord | null> {
+    const job = deps.unqueue ? await deps.unqueue(id) : null;
+    if (!job) return null;
+    const at = new Date().toISOString();
+    const { workflow, input, trigger } = job;
+    return finish(
+      { id, workflowId: workflow.id, workflowName: workflow.name, version: workflow.version ?? null, status: 'queued', trigger, input, nodes: {}, result: null, startedAt: at, finishedAt: null },
+      'execution cancelled before it started',
+    );
+  }
+
+  /** Asks the owning process to cancel, then polls the record until it says how the execution ended. */
+  async function cancelElsewhere(id: string): Promise<ExecutionRecord> {
+    await requests.request(id);
+    const deadline = Date.now() + waitMs;
+    try {
+      for (;;) {
+        const record = await executions.get(id);
+        if (record.status === 'cancelled') return record;
+        if (FINISHED.has(record.status)) {
+          throw new WeirError('CONFLICT', `execution ${id} ended ${record.status} before the cancel reached it`);
+        }
+        if (Date.now() >= deadline) {
+          throw new WeirError('TIMEOUT', `execution ${id} is still ${record.status} ${Math.round(waitMs / 1000)} s after the cancel request`, {
+            hints: ['the process running it may be busy or unreachable; try again, or check `weir workflows execution <id>`'],
+          });
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    } finally {
+      await requests.withdraw(id).catch(() => {});
+    }
+  }
+
+  return async function cancel(id) {
+    const here = deps.cancelHere(id);
+    if (here) return here;
+    let record: ExecutionRecord;
+    try {
+      record = await executions.get(id);
+    } catch (err) {
+      const queued = err instanceof WeirError && err.code === 'NOT_FOUND' ? await cancelQueued(id) : null;
+      if (queued) return queued;
+      throw err;
+    }
+    if (FINISHED.has(record.status)) {
+      throw new WeirError('CONFLICT', `execution ${id} has already ended (${record.status}); only a queued, running or waiting execution can be cancelled`, {
+        hints: [`run \`weir workflows retry ${id}\` or \`weir workflows rerun ${id}\` to run it again`],
+      });
+    }
+    const entry = await executions.open.get(id);
+    if (entry && (entry.record.status === 'waiting' || ownerIsGone(entry.owner))) return finish(entry.record);
+    return cancelElsewhere(id);
+  };
+}
