@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from '../flow/types.js';
+import type { ErrorInfo, ExecutionRecord } from '../flow/types.js';
 
 /**
  * Execution records (`weir.executions`, the `cloud:executions` mount), written in batches per workflow.
@@ -35,4 +35,20 @@ export interface Executions {
   prune(workflowId: string, now?: number): Promise<number>;
   /** Prunes a workflow at most once a minute per instance: called after each execution. */
   pruneIfDue(workflowId: string): Promise<void>;
+}
+
+/**
+ * What polling a status URL answers (`GET /executions/<token>`, `weir.intake.status(token)`): the execution's
+ * status, its `result` once it succeeded, its `error` once it failed.
+ * @example
+ * const res = await fetch(statusUrl) // 404 once the record is pruned or for a token weir did not issue
+ * const view: ExecutionStatusView = await res.json() // { executionId: 'exec_…', status: 'success', result: { ok: true } }
+ */
+export interface ExecutionStatusView {
+  executionId: string;
+  status: ExecutionRecord['status'];
+  /** Only when `status` is `success`. */
+  result?: unknown;
+  /** Only when `status` is `error`. */
+  error?: Pick<ErrorInfo, 'code' | 'message' | 'node'>;
 }
