@@ -64,6 +64,7 @@ export type {
 } from './flow/index.js';
 export type { Executions } from './resources/executions/index.js';
 export type { ExecutionControl, WeirExecutions } from './types/executions.js';
+export type { ExecutionStatusView } from './types/executions.js';
 export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/index.js';
 export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './resources/interfaces/index.js';
 export type { Projects, ProjectState } from './resources/projects/index.js';

@@ -62,7 +62,7 @@ export function createFetchHandler(weir: HostDeps, options: FetchHandlerOptions 
   // Aborted by close(): bodies still arriving then get 503 instead of holding the shutdown.
   const stopReading = new AbortController();
 
-  async function serveOne(request: Request, target: string): Promise<Response> {
+  async function serveOne(request: Request, target: string, origin: string): Promise<Response> {
     let rawBody: Buffer;
     try {
       rawBody = await readRequestBody(request, maxBody, stopReading.signal);
@@ -73,18 +73,18 @@ export function createFetchHandler(weir: HostDeps, options: FetchHandlerOptions 
     try {
       await ready;
       const { path, query } = splitUrl(target);
-      const out = await host.handle({ method: request.method, path, query, headers: headersOf(request), rawBody, publicUrl, base, signal: request.signal });
+      const out = await host.handle({ method: request.method, path, query, headers: headersOf(request), rawBody, publicUrl, origin, base, signal: request.signal });
       return toResponse(out, request.method, closing ? { connection: 'close' } : undefined);
     } catch (err) {
       return toResponse(errorResponse(err, options.onError), request.method);
     }
   }
 
-  /** The request target weir routes (prefix taken off), or null when the path is the app's. */
-  const targetOf = (request: Request): string | null => {
+  /** The request target weir routes (prefix taken off) and the origin it was sent to, or null when the path is the app's. */
+  const targetOf = (request: Request): { target: string; origin: string } | null => {
     const url = new URL(request.url);
     const inner = mount.strip(url.pathname);
-    return inner === null ? null : inner + url.search;
+    return inner === null ? null : { target: inner + url.search, origin: url.origin };
   };
 
   const handler = (async (request: Request) => {
@@ -93,7 +93,7 @@ export function createFetchHandler(weir: HostDeps, options: FetchHandlerOptions 
     if (closing) return toResponse(errorResponse(new WeirError('UNAVAILABLE', 'the host is shutting down')), request.method, { connection: 'close' });
     active++;
     try {
-      return await serveOne(request, target);
+      return await serveOne(request, target.target, target.origin);
     } finally {
       if (--active === 0 && idle.length) idle.splice(0).forEach((f) => f());
     }
@@ -103,7 +103,7 @@ export function createFetchHandler(weir: HostDeps, options: FetchHandlerOptions 
   handler.ready = ready;
   handler.owns = (request) => {
     const target = targetOf(request);
-    return target !== null && host.owns(request.method, splitUrl(target).path);
+    return target !== null && host.owns(request.method, splitUrl(target.target).path);
   };
   handler.close = async () => {
     closing = true;

@@ -9,9 +9,9 @@ export function flatHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 /**
- * The transport-free request of a node:http request whose body has been read. `signal` is made on first
- * use only (most routes never ask): it aborts when the client goes away before the answer. A class, so
- * the getter lives on the prototype instead of being made per request.
+ * The transport-free request of a node:http request whose body has been read. `signal` and `origin` are made
+ * on first use only (most routes never ask): `signal` aborts when the client goes away before the answer. A
+ * class, so the getters live on the prototype instead of being made per request.
  */
 class NodeHostRequest implements HostRequest {
   method: string;
@@ -38,6 +38,13 @@ class NodeHostRequest implements HostRequest {
     this.base = parts.base;
     this.remoteAddress = req.socket.remoteAddress;
     this.#res = res;
+  }
+
+  /** Made on first use (only a `respondImmediately` answer asks): the scheme of the connection and `Host`. */
+  get origin(): string {
+    const socket = this.#res.req.socket as { encrypted?: boolean; localAddress?: string; localPort?: number };
+    const host = this.headers.host ?? `${socket.localAddress}:${socket.localPort}`;
+    return `${socket.encrypted ? 'https' : 'http'}://${host}`;
   }
 
   get signal(): AbortSignal {

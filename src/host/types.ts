@@ -19,6 +19,8 @@ export interface HostRequest {
   maxBody?: number;
   /** The URL the host is reachable at from outside (`--public-url`), without a trailing slash. */
   publicUrl?: string;
+  /** Scheme, host and port the request was sent to (`https://hooks.example.com`), as the transport saw it. */
+  origin?: string;
   remoteAddress?: string;
   /** Aborted when the client goes away or the host shuts down. */
   signal?: AbortSignal;

@@ -47,7 +47,7 @@ export interface Deliveries {
    * Records a delivery; resolves once it is on disk (then, and only then, may the caller get its 200). An
    * input that carries its JSON text ({@link CarriesJson}) is written from that text.
    */
-  accept(delivery: Delivery, idempotency?: { key: string; exp: number }): Promise<void>;
+  accept(delivery: Delivery, idempotency?: { key: string; exp: number; statusUrl: string }): Promise<void>;
   /** The delivery with its input, read back from the journal when only its position was held in memory. */
   load(delivery: Delivery): Promise<Delivery>;
   /**
@@ -65,7 +65,8 @@ export interface Deliveries {
 }
 
 /**
- * Durable delivery over the journal: `{k:'d'}` records for accepted deliveries (with their idempotency key),
+ * Durable delivery over the journal: `{k:'d'}` records for accepted deliveries (with their idempotency key
+ * and the status URL answered),
  * `{k:'x'}` when their execution ends, `{k:'a'}` for remembered answers. A delivery pins its segment until
  * it finishes; answers inside their dedupe window are carried into each new segment. A replayed delivery is
  * written again with its start count `s` before each new start; the copy with the highest count wins.
@@ -98,7 +99,7 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
     }
     const out: Delivery[] = [];
     for (const { record: r, pos } of found.values()) {
-      if (typeof r.key === 'string') dedupe.restore(r.key, { status: 200, body: { executionId: r.id } }, r.exp as number);
+      if (typeof r.key === 'string') dedupe.restore(r.key, { status: 200, body: { executionId: r.id, statusUrl: r.st } }, r.exp as number);
       if (done.has(r.id as string)) continue;
       journal!.pin(pos.segment);
       out.push({ id: r.id as string, workflowId: r.wf as string, at: r.at as number, pos, replayed: true, starts: startsOf(r), input: reviveWebhookInput(r.in) });
@@ -125,7 +126,8 @@ export function createDeliveries(options: DeliveriesOptions): Deliveries {
     async accept(delivery, idempotency) {
       if (!options.dir) return;
       if (!opened) await ensureOpen();
-      const key = idempotency ? `,"key":${JSON.stringify(idempotency.key)},"exp":${idempotency.exp}` : '';
+      // A keyed delivery keeps its answer's status URL: a duplicate after a restart gets the same answer.
+      const key = idempotency ? `,"key":${JSON.stringify(idempotency.key)},"exp":${idempotency.exp},"st":${JSON.stringify(idempotency.statusUrl)}` : '';
       const input = CarriesJson.textOf(delivery.input) ?? JSON.stringify(delivery.input ?? null);
       const line = `{"k":"d","id":${JSON.stringify(delivery.id)},"wf":${JSON.stringify(delivery.workflowId)},"at":${delivery.at}${key},"in":${input}}`;
       delivery.pos = await journal!.append(line, { pin: true });

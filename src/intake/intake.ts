@@ -16,6 +16,8 @@ import { maxCrashesOf } from './poison.js';
 import { createWebhooks, type Webhooks } from './webhook.js';
 import { createResumer, type Resumer } from './resume.js';
 import { resumeClaim } from '../cluster/slots.js';
+import { createStatusTokens, executionStatus } from './status.js';
+import type { ExecutionStatusView } from '../types/executions.js';
 
 /** What the intake uses of a weir instance. */
 export interface IntakeOptions extends LimiterOptions {
@@ -26,7 +28,7 @@ export interface IntakeOptions extends LimiterOptions {
   bus: WeirBus;
   nodes: Pick<NodeRegistry, 'get'>;
   workflows: Workflows;
-  executions: Pick<Executions, 'endedAmong' | 'open' | 'configs'>;
+  executions: Pick<Executions, 'endedAmong' | 'get' | 'open' | 'configs'>;
   capture: Capture;
   /** Redis coordination of several hosts; with `config.queue` it carries the execution queue. */
   cluster: Cluster | null;
@@ -46,6 +48,15 @@ export interface Intake {
   index: FlowIndex;
   webhooks: Webhooks;
   events: InterfaceEvents;
+  /**
+   * What the status URL of a `respondImmediately` answer shows (`GET /executions/<token>`): the execution's
+   * status, `result` or `error` while its record is kept; null for a token this storage's key did not sign,
+   * or once the record is pruned.
+   * @example
+   * const { statusUrl } = await (await fetch(webhookUrl, { method: 'POST', body })).json()
+   * await weir.intake.status(statusUrl.split('/').pop()) // { executionId: 'exec_…', status: 'running' }
+   */
+  status(token: string): Promise<ExecutionStatusView | null>;
   /** Resumes executions a dead process left unfinished. */
   resumer: Resumer;
   /**
@@ -73,7 +84,8 @@ export function createIntake(options: IntakeOptions): Intake {
   const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, maxCrashes: maxCrashesOf(config) }) : null;
   const dispatcher = createDispatcher({ execute: options.execute, limiter, queue });
   const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
-  const webhooks = createWebhooks({ ...options, limiter, dispatcher, index });
+  const tokens = createStatusTokens(options.storage.view('cloud', 'executions'));
+  const webhooks = createWebhooks({ ...options, limiter, dispatcher, index, tokens });
   const events = createInterfaceEvents({ nodes: options.nodes, dispatcher, index });
   const resumer = createResumer({ executions: options.executions, dispatcher, bus: options.bus, claim: resumeClaim({ cluster, home: options.home }) });
   let started: Promise<number> | null = null;
@@ -84,6 +96,7 @@ export function createIntake(options: IntakeOptions): Intake {
     index,
     webhooks,
     events,
+    status: executionStatus({ tokens, executions: options.executions, pending: (id) => webhooks.pending(id) }),
     resumer,
     start() {
       started ??= webhooks.start().then(async (replayed) => {

@@ -17,6 +17,7 @@ import { createDeliveryQueue } from './delivery-queue.js';
 import { crashedError, maxCrashesOf } from './poison.js';
 import type { Limiter } from './limiter.js';
 import { WebhookInput } from './webhook-input.js';
+import { statusUrlOf, type StatusTokens } from './status.js';
 
 /** The webhook trigger's options (`idempotencyHeader` defaults to `Idempotency-Key`, `responseTimeoutMs` to 30000). */
 export interface WebhookTriggerConfig {
@@ -38,6 +39,8 @@ export interface WebhooksOptions {
   limiter: Limiter;
   dispatcher: Dispatcher;
   index: FlowIndex;
+  /** Signs the status URL of each `respondImmediately` answer. */
+  tokens: Pick<StatusTokens, 'ready' | 'tokenOf'>;
 }
 
 /** What {@link createWebhooks} returns. */
@@ -56,6 +59,8 @@ export interface Webhooks {
   close(): Promise<void>;
   /** Deliveries accepted and not finished yet (running or waiting). */
   readonly backlog: number;
+  /** True while a delivery accepted here has not ended: its record may not be written yet. */
+  pending(executionId: string): boolean;
 }
 
 /** Deliveries a memory-only weir holds before intake waits for room. */
@@ -68,15 +73,15 @@ const webhookNode = (pub: PublishedWorkflow | null): FlowNode | undefined => pub
 
 /**
  * Webhook intake: capture while a session listens, then the published flow's webhook
- * trigger: durable 200 `{executionId}` (journaled before the answer, replayed after a crash) or the
+ * trigger: durable 200 `{executionId, statusUrl}` (journaled before the answer, replayed after a crash) or the
  * Respond node's answer; idempotency keys answered from the dedupe index.
  * @example
- * const webhooks = createWebhooks({ home, config, bus, executions, capture, limiter, dispatcher, index })
+ * const webhooks = createWebhooks({ home, config, bus, executions, capture, limiter, dispatcher, index, tokens })
  * await webhooks.start() // replays deliveries a killed host left behind
  * const outcome = await webhooks.deliver(req, token, requestBody)
  */
 export function createWebhooks(options: WebhooksOptions): Webhooks {
-  const { bus, limiter, dispatcher, index } = options;
+  const { bus, limiter, dispatcher, index, tokens } = options;
   const deliveries = createDeliveries({
     dir: options.home ? join(options.home, 'journal') : undefined,
     onOrphans: (list) => replay(list),
@@ -85,6 +90,8 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
   const maxCrashes = maxCrashesOf(options.config);
   let started: Promise<number> | null = null;
   let ready = false;
+  // Ids only (the backlog keeps a spilled delivery as a position): what a status lookup needs before a record exists.
+  const unfinished = new Set<string>();
 
   // Replayed deliveries whose execution ended before the crash (only its done mark was lost): found with one
   // pass over the execution records per replayed group, not one lookup each.
@@ -100,7 +107,10 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       more.forEach((id) => all.add(id));
       return all;
     });
-    list.forEach((d) => backlog.push(d));
+    for (const d of list) {
+      unfinished.add(d.id);
+      backlog.push(d);
+    }
   }
 
   /**
@@ -125,13 +135,14 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
     } catch (error) {
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {
+      unfinished.delete(d.id);
       deliveries.finish(d);
     }
   }
 
   return {
     start() {
-      started ??= deliveries.open().then((list) => {
+      started ??= Promise.all([deliveries.open(), tokens.ready()]).then(([list]) => {
         replay(list);
         ready = true;
         return list.length;
@@ -178,12 +189,15 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
         // idempotency key names the execution, so a duplicate reaching another host is not run twice either.
         const id = dispatcher.queued && key ? `exec_${sha256(key).slice(0, 24)}` : newExecutionId();
         const delivery: Delivery = { id, workflowId: hit.id, input, at: Date.now() };
+        const token = tokens.tokenOf(id);
+        const statusUrl = statusUrlOf(req, typeof token === 'string' ? token : await token);
         if (dispatcher.queued) await dispatcher.enqueue({ flow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {
-          await deliveries.accept(delivery, key ? { key, exp } : undefined);
+          await deliveries.accept(delivery, key ? { key, exp, statusUrl } : undefined);
+          unfinished.add(id);
           backlog.push(delivery);
         }
-        const answer: Outcome = { status: 200, body: { executionId: delivery.id } };
+        const answer: Outcome = { status: 200, body: { executionId: id, statusUrl } };
         claim?.settle(answer);
         return copyOutcome(answer);
       } catch (err) {
@@ -204,6 +218,8 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
     get backlog() {
       return backlog.size;
     },
+
+    pending: (executionId) => unfinished.has(executionId),
   };
 }
 

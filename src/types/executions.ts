@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from '../flow/types.js';
+import type { ErrorInfo, ExecutionRecord } from '../flow/types.js';
 import type { OpenExecutions } from '../resources/executions/open.js';
 import type { ExecutionConfigs } from '../resources/executions/configs.js';
 
@@ -80,3 +80,19 @@ export interface ExecutionControl {
 
 /** `weir.executions`: the records and their control. */
 export type WeirExecutions = Executions & ExecutionControl;
+
+/**
+ * What polling a status URL answers (`GET /executions/<token>`, `weir.intake.status(token)`): the execution's
+ * status, its `result` once it succeeded, its `error` once it failed.
+ * @example
+ * const res = await fetch(statusUrl) // 404 once the record is pruned or for a token weir did not issue
+ * const view: ExecutionStatusView = await res.json() // { executionId: 'exec_…', status: 'success', result: { ok: true } }
+ */
+export interface ExecutionStatusView {
+  executionId: string;
+  status: ExecutionRecord['status'];
+  /** Only when `status` is `success`. */
+  result?: unknown;
+  /** Only when `status` is `error`. */
+  error?: Pick<ErrorInfo, 'code' | 'message' | 'node'>;
+}

@@ -62,6 +62,12 @@ export interface WebhookRequest {
   method: string;
   headers: Record<string, string>;
   query: Record<string, string | string[]>;
+  /** Where weir's routes are reached from outside (prefix included); a `respondImmediately` status URL is on it when set. */
+  publicUrl?: string;
+  /** Scheme, host and port the request was sent to: the status URL's origin without a public URL. */
+  origin?: string;
+  /** The path weir is mounted under in an embedding app (kept in a status URL made from `origin`). */
+  base?: string;
 }
 
 /** Decodes a request's body, under its own content type or the one given. */

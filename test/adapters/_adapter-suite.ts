@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWeir, type Weir } from '../../src/weir.js';
 import { tmpDir } from '../_utils.js';
-import { chain, publish, send } from '../host/_helpers.js';
+import { chain, publish, send, until } from '../host/_helpers.js';
 
 /** Body limit every adapter is mounted with. */
 export const MAX_BODY = 1024;
@@ -75,12 +75,20 @@ export function adapterSuite(name: string, mountAdapter: MountAdapter): void {
     await weir?.close();
   });
 
-  test('/healthz answers, and a webhook of a queued flow answers 200 {executionId} at once', async () => {
+  test('/healthz answers, and a webhook of a queued flow answers 200 {executionId, statusUrl} at once', async () => {
     assert.equal((await send(`${mounted.base}/healthz`, { method: 'GET' })).json, { ok: true });
     const r = await send(hook('queued'), { body: '{"n": 1}', headers: { 'content-type': 'application/json' } });
     assert.is(r.status, 200);
-    assert.equal(Object.keys(r.json), ['executionId']);
+    assert.equal(Object.keys(r.json), ['executionId', 'statusUrl']);
     assert.match(r.json.executionId, /^exec_/);
+    assert.ok(r.json.statusUrl.startsWith(`${mounted.base}/executions/${r.json.executionId}.`), `${r.json.statusUrl} is under ${mounted.base}`);
+    const polled = await until(async () => {
+      const s = await send(r.json.statusUrl, { method: 'GET' });
+      return s.json?.status === 'success' && s;
+    });
+    const record = await weir.executions.get(r.json.executionId);
+    assert.equal(polled.json, { executionId: r.json.executionId, status: 'success', result: record.result });
+    assert.equal((record.result as any).body, { n: 1 });
   });
 
   test('a Respond node answers with its status, headers and body', async () => {

@@ -104,7 +104,7 @@ test('deliveries: accepted, read back from disk when not held in memory, finishe
   await d1.open();
   const kept: Delivery = { id: 'ex_kept', workflowId: 'wf_1', input: { body: { a: 1 } }, at: 1 };
   const done = { id: 'ex_done', workflowId: 'wf_1', input: { body: { a: 2 } }, at: 2 };
-  await d1.accept(kept, { key: 'wf_1\u0000k1', exp: Date.now() + 60_000 });
+  await d1.accept(kept, { key: 'wf_1\u0000k1', exp: Date.now() + 60_000, statusUrl: 'http://h/executions/ex_kept.mac' });
   await d1.accept(done);
   d1.finish(done);
   const spilled = { id: '', workflowId: '', at: 0, pos: kept.pos };
@@ -114,7 +114,7 @@ test('deliveries: accepted, read back from disk when not held in memory, finishe
   const d2 = createDeliveries({ dir });
   const replay = await d2.open();
   assert.equal(replay.map((d) => [d.id, d.input]), [['ex_kept', { body: { a: 1 } }]]);
-  assert.equal(await d2.dedupe.seen('wf_1\u0000k1'), { status: 200, body: { executionId: 'ex_kept' } });
+  assert.equal(await d2.dedupe.seen('wf_1\u0000k1'), { status: 200, body: { executionId: 'ex_kept', statusUrl: 'http://h/executions/ex_kept.mac' } }, 'a duplicate after a restart gets the first answer whole');
   await d2.close();
 });
 
@@ -122,7 +122,7 @@ test('a replayed delivery counts its starts on disk: the count survives restarts
   const dir = tmpDir('weir-journal-');
   const first = createDeliveries({ dir });
   await first.open();
-  await first.accept({ id: 'ex_hog', workflowId: 'wf_1', input: { body: { n: 1 } }, at: 1 }, { key: 'wf_1\u0000k', exp: Date.now() + 60_000 });
+  await first.accept({ id: 'ex_hog', workflowId: 'wf_1', input: { body: { n: 1 } }, at: 1 }, { key: 'wf_1\u0000k', exp: Date.now() + 60_000, statusUrl: 'http://h/executions/ex_hog.mac' });
   await first.close();
   const counted: number[] = [];
   for (let life = 0; life < 3; life++) {
@@ -139,7 +139,7 @@ test('a replayed delivery counts its starts on disk: the count survives restarts
   const last = createDeliveries({ dir });
   const [d] = await last.open();
   assert.is(d.starts, 4);
-  assert.equal(await last.dedupe.seen('wf_1\u0000k'), { status: 200, body: { executionId: 'ex_hog' } }, 'the copy keeps the idempotency key');
+  assert.equal(await last.dedupe.seen('wf_1\u0000k'), { status: 200, body: { executionId: 'ex_hog', statusUrl: 'http://h/executions/ex_hog.mac' } }, 'the copy keeps the idempotency key and the answer');
   const lines = segments(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.includes('"k":"d"')));
   assert.is(lines.length, 1, 'only the newest copy is kept on disk');
   last.finish(d);

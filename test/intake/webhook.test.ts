@@ -69,10 +69,10 @@ test('a JSON body is stored in the execution record as it was parsed (pretty-pri
   }
 });
 
-test('respondImmediately (default): 200 {executionId} at once, and that execution runs', async () => {
+test('respondImmediately (default): 200 {executionId, statusUrl} at once, and that execution runs', async () => {
   const r = await send(hook('immediate'), { body: '{"n": 7}', headers: { 'content-type': 'application/json' } });
   assert.is(r.status, 200);
-  assert.equal(Object.keys(r.json), ['executionId']);
+  assert.equal(Object.keys(r.json), ['executionId', 'statusUrl']);
   const record = await until(async () => {
     const e = await host.weir.executions.get(r.json.executionId).catch(() => null);
     return e?.status === 'success' && e;

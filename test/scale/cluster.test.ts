@@ -165,6 +165,10 @@ test('2,000 webhook deliveries over two intake hosts are each executed exactly o
   assert.is(records.length, 2000, 'one record per delivery');
   assert.ok(records.every((r) => r.status === 'success'), JSON.stringify(records.find((r) => r.status !== 'success')?.error));
   assert.ok(records.every((r) => given.has(r.id)));
+  // The status key lives in Redis: a status URL host A gave is answered by host B as well.
+  const fromA = answers.find((a) => a.body.statusUrl.startsWith(`${hosts.a.url}/executions/`))!;
+  const polled = await fetch(fromA.body.statusUrl.replace(hosts.a.url!, hosts.b.url!));
+  assert.equal(await polled.json(), { executionId: fromA.body.executionId, status: 'success', result: records.find((r) => r.id === fromA.body.executionId)!.result });
   // A second run of any delivery would have hit the primary key and left an error record.
   const byHost = await sql(`SELECT host, count(*) AS n FROM ${prefix}."user.deliveries" GROUP BY host ORDER BY host`);
   assert.equal(byHost.map((r) => r.host), ['A', 'B', 'C']);

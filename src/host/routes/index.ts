@@ -5,6 +5,7 @@ import type { Interfaces } from '../../resources/interfaces/index.js';
 import type { Knowledge } from '../../resources/knowledge/index.js';
 import type { Route } from '../types.js';
 import { clientRoutes, healthzRoutes } from './core.js';
+import { executionStatusRoutes } from './executions.js';
 import { interfaceEventRoutes, webhookRoutes } from './intake.js';
 import { interfaceRoutes } from './interfaces.js';
 import { knowledgeRoutes } from './knowledge.js';
@@ -14,7 +15,7 @@ import { telephonyRoutes, type TelephonyDeps } from './telephony.js';
 export interface RouteDeps {
   config: TelephonyDeps['config'];
   bus: WeirBus;
-  intake: Pick<Intake, 'webhooks' | 'events' | 'limiter' | 'dispatcher'>;
+  intake: Pick<Intake, 'webhooks' | 'events' | 'limiter' | 'dispatcher' | 'status'>;
   interfaces: Parameters<typeof interfaceRoutes>[0];
   knowledge: Pick<Knowledge, 'byToken' | 'open'>;
   voiceAgents: TelephonyDeps['voiceAgents'];
@@ -31,6 +32,8 @@ const routeGroups = {
   client: () => clientRoutes,
   /** `/trigger/:token` (any method) */
   webhooks: (d: RouteDeps) => webhookRoutes(d.intake.webhooks),
+  /** `GET /executions/:token` (the status URLs of webhook answers) */
+  executions: (d: RouteDeps) => executionStatusRoutes(d.intake),
   /** `POST /api/flows/:ref` (interface events, the browser client's `callFlow`) */
   api: (d: RouteDeps) => interfaceEventRoutes(d.intake.events),
   /** `GET /i/:name/*` (deployed interfaces) */
@@ -41,7 +44,7 @@ const routeGroups = {
   knowledge: (d: RouteDeps) => knowledgeRoutes(d.knowledge),
 } satisfies Record<string, (deps: RouteDeps) => Route[]>;
 
-/** The name of a route group: `healthz`, `client`, `webhooks`, `api`, `interfaces`, `telephony`, `knowledge`. */
+/** The name of a route group: `healthz`, `client`, `webhooks`, `executions`, `api`, `interfaces`, `telephony`, `knowledge`. */
 export type RouteGroup = keyof typeof routeGroups;
 
 /** Every route group, in match order. */

@@ -1,0 +1,22 @@
+import { errorResponse, WeirError } from '../../errors.js';
+import type { Intake } from '../../intake/intake.js';
+import type { Route } from '../types.js';
+
+/** A status is read again and again while it changes: no cache may keep an answer. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/**
+ * `GET /executions/<token>`: the status URL of a `respondImmediately` answer. The token is the only
+ * credential, so a forged or altered one, an unknown execution and a pruned record get one same 404.
+ */
+export const executionStatusRoutes = (intake: Pick<Intake, 'status'>): Route[] => [
+  {
+    methods: ['GET'],
+    path: '/executions/:token',
+    async handle(_req, params) {
+      const view = await intake.status(params.token);
+      if (!view) return { ...errorResponse(new WeirError('NOT_FOUND', 'not found')), headers: NO_STORE };
+      return { status: 200, headers: NO_STORE, body: view };
+    },
+  },
+];
