@@ -12,10 +12,10 @@ import { DEDUPE_WINDOW_MS, dedupeKey, copyOutcome } from './dedupe.js';
 import { createDeliveries, type Delivery } from './durable.js';
 import type { Dispatcher } from './dispatch.js';
 import type { FlowIndex } from './flow-index.js';
-import { createBacklog } from './backlog.js';
 import { createDeliveryQueue } from './delivery-queue.js';
 import { crashedError, maxCrashesOf } from './poison.js';
-import type { Limiter } from './limiter.js';
+import type { ExecutionLimiter } from './execution-limiter.js';
+import { createPacedBacklog } from './paced-backlog.js';
 import { WebhookInput } from './webhook-input.js';
 
 /** The webhook trigger's options (`idempotencyHeader` defaults to `Idempotency-Key`, `responseTimeoutMs` to 30000). */
@@ -34,8 +34,8 @@ export interface WebhooksOptions {
   bus: WeirBus;
   executions: Pick<Executions, 'endedAmong'>;
   capture: Pick<Capture, 'capture'>;
-  /** Shared with the other triggers of a host, so one shutdown drains every execution. */
-  limiter: Limiter;
+  /** Runs the backlog's deliveries: the one bound on executions at once, shared with the other triggers of a host. */
+  limiter: Pick<ExecutionLimiter, 'feed' | 'drain'>;
   dispatcher: Dispatcher;
   index: FlowIndex;
 }
@@ -81,7 +81,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
     dir: options.home ? join(options.home, 'journal') : undefined,
     onOrphans: (list) => replay(list),
   });
-  const backlog = createBacklog<Delivery>({ start: run, queue: createDeliveryQueue() });
+  const backlog = createPacedBacklog<Delivery>({ start: run, limiter, queue: createDeliveryQueue() });
   const maxCrashes = maxCrashesOf(options.config);
   let started: Promise<number> | null = null;
   let ready = false;
@@ -106,7 +106,8 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
   /**
    * Runs a delivery under its execution id, then lets the journal forget it. A replayed one runs only if its
    * execution never ended, and only after its start is counted on disk: one that already started
-   * `maxCrashes` times (each start killed the host) is recorded as an `error` execution instead.
+   * `maxCrashes` times (each start killed the host) is recorded as an `error` execution instead. The backlog
+   * calls this in a slot of the limiter, so the execution starts at once (`runNow`).
    */
   async function run(queued: Delivery): Promise<void> {
     let d = queued;
@@ -118,7 +119,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       const starts = d.starts ?? 1;
       const refuse = d.replayed && starts >= maxCrashes ? crashedError(starts, 'host') : undefined;
       if (d.replayed && !refuse) d = await deliveries.restart(d);
-      await dispatcher.start({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse });
+      await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse });
     } catch (error) {
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {
