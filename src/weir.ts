@@ -109,7 +109,7 @@ export interface Weir {
   readonly voiceAgents: VoiceAgents;
   /** Webhook capture sessions (`webhook-listen/poll/accept/decline`). */
   readonly capture: Capture;
-  /** Webhook intake, interface events and the execution runner that hosts share. */
+  /** Webhook intake, interface events and the execution limiter that hosts share. */
   readonly intake: Intake;
   /**
    * Runs a published flow for a server-side caller, input checked against its `inputParams`; resolves to its

@@ -1,15 +1,5 @@
-import {
-  DEFAULT_MAX_BODY,
-  WeirError,
-  createHost,
-  createMount,
-  errorResponse,
-  splitUrl,
-  type Host,
-  type HostDeps,
-  type HostOptions,
-  type MountOptions,
-} from '../../src/index.js';
+import { DEFAULT_MAX_BODY, WeirError, createMount, errorResponse, splitUrl, type Host, type HostDeps, type HostOptions, type MountOptions } from '../../src/index.js';
+import { createLifecycle, shuttingDown, type HostLifecycle } from '../_shared/lifecycle.js';
 import { headersOf, readRequestBody, toResponse } from './wire.js';
 
 export { DEFAULT_MAX_BODY };
@@ -26,18 +16,11 @@ export interface FetchHandlerOptions extends HostOptions, MountOptions {
 }
 
 /** A fetch-style handler with the host's lifecycle attached. */
-export type FetchHandler = ((request: Request) => Promise<Response>) & {
-  host: Host;
-  /** Settles once the host started (deliveries replayed, schedules armed). */
-  ready: Promise<void>;
-  /** True when weir answers this request (inside `prefix`, a route of the chosen groups): pass the others on. */
-  owns(request: Request): boolean;
-  /**
-   * Refuses new requests (503), answers 503 to those still sending their body, waits for those being
-   * handled and every execution, then stops the host.
-   */
-  close(): Promise<void>;
-};
+export type FetchHandler = ((request: Request) => Promise<Response>) &
+  HostLifecycle & {
+    /** True when weir answers this request (inside `prefix`, a route of the chosen groups): pass the others on. */
+    owns(request: Request): boolean;
+  };
 
 /**
  * The host as a fetch handler, `(Request) => Promise<Response>`, for Hono, Bun, Deno and other fetch-style
@@ -50,31 +33,25 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
  */
 export function createFetchHandler(weir: HostDeps, options: FetchHandlerOptions = {}): FetchHandler {
   const mount = createMount(options.prefix);
-  const host = options.host ?? createHost(weir, options);
+  const life = createLifecycle(weir, options);
+  const { host } = life;
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
   const base = mount.base || undefined;
-  const ready = host.start().then(() => undefined);
-  ready.catch(() => {}); // reported through `ready` to whoever awaits it; requests then fail one by one
-  let active = 0;
-  let closing = false;
-  let idle: Array<() => void> = [];
-  // Aborted by close(): bodies still arriving then get 503 instead of holding the shutdown.
-  const stopReading = new AbortController();
 
   async function serveOne(request: Request, target: string, origin: string): Promise<Response> {
     let rawBody: Buffer;
     try {
-      rawBody = await readRequestBody(request, maxBody, stopReading.signal);
+      rawBody = await readRequestBody(request, maxBody, life.stopReading);
     } catch (err) {
       // The rest of a refused body is never read: the connection closes after this answer.
       return toResponse(errorResponse(err, options.onError), request.method, { connection: 'close' });
     }
     try {
-      await ready;
+      if (!life.started) await life.ready;
       const { path, query } = splitUrl(target);
       const out = await host.handle({ method: request.method, path, query, headers: headersOf(request), rawBody, publicUrl, origin, base, signal: request.signal });
-      return toResponse(out, request.method, closing ? { connection: 'close' } : undefined);
+      return toResponse(out, request.method, life.closing ? { connection: 'close' } : undefined);
     } catch (err) {
       return toResponse(errorResponse(err, options.onError), request.method);
     }
@@ -90,26 +67,16 @@ export function createFetchHandler(weir: HostDeps, options: FetchHandlerOptions 
   const handler = (async (request: Request) => {
     const target = targetOf(request);
     if (target === null) return toResponse(errorResponse(new WeirError('NOT_FOUND', 'not found')), request.method);
-    if (closing) return toResponse(errorResponse(new WeirError('UNAVAILABLE', 'the host is shutting down')), request.method, { connection: 'close' });
-    active++;
-    try {
-      return await serveOne(request, target.target, target.origin);
-    } finally {
-      if (--active === 0 && idle.length) idle.splice(0).forEach((f) => f());
-    }
+    if (life.closing) return toResponse(shuttingDown(), request.method, { connection: 'close' });
+    return life.track(serveOne(request, target.target, target.origin));
   }) as FetchHandler;
 
   handler.host = host;
-  handler.ready = ready;
+  handler.ready = life.ready;
   handler.owns = (request) => {
     const target = targetOf(request);
     return target !== null && host.owns(request.method, splitUrl(target.target).path);
   };
-  handler.close = async () => {
-    closing = true;
-    stopReading.abort();
-    if (active) await new Promise<void>((r) => idle.push(r));
-    await host.close();
-  };
+  handler.close = life.close;
   return handler;
 }

@@ -1,18 +1,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import {
-  DEFAULT_MAX_BODY,
-  DEFAULT_PORT,
-  WeirError,
-  createHost,
-  createMount,
-  errorResponse,
-  type Host,
-  type HostDeps,
-  type HostOptions,
-  type MountOptions,
-} from '../../src/index.js';
+import { DEFAULT_MAX_BODY, DEFAULT_PORT, WeirError, createMount, errorResponse, type Host, type HostDeps, type HostOptions, type MountOptions } from '../../src/index.js';
+import { createLifecycle, shuttingDown, type HostLifecycle } from '../_shared/lifecycle.js';
 import { readBody } from './body.js';
 import { bodyLeftByParser } from './parsed-body.js';
 import { createTurnGate } from './turn-gate.js';
@@ -48,16 +38,7 @@ export interface ListenerOptions extends HostOptions, MountOptions {
 }
 
 /** A node:http request listener with the host's lifecycle attached. */
-export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
-  host: Host;
-  /** Settles once the host started (deliveries replayed, schedules armed). */
-  ready: Promise<void>;
-  /**
-   * Refuses new requests (503), answers 503 to those still sending their body, waits for those being
-   * handled and every execution, then stops the host.
-   */
-  close(): Promise<void>;
-};
+export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & HostLifecycle;
 
 /**
  * A request listener for node:http / node:https, mountable in an existing app (Express, Connect, a plain
@@ -76,20 +57,11 @@ export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?
  */
 export function createListener(weir: HostDeps, options: ListenerOptions = {}): Listener {
   const mount = createMount(options.prefix);
-  const host = options.host ?? createHost(weir, options);
+  const life = createLifecycle(weir, options);
+  const { host } = life;
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const publicUrl = (options.publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
-  let started = false;
-  const ready = host.start().then(() => {
-    started = true;
-  });
-  ready.catch(() => {}); // reported through `ready` to whoever awaits it; requests then fail one by one
-  let active = 0;
-  let closing = false;
-  let idle: Array<() => void> = [];
   const nextTurn = createTurnGate();
-  // Aborted by close(): bodies still arriving then get 503 instead of holding the shutdown.
-  const stopReading = new AbortController();
   let warned = false;
 
   /** Reads the body, or takes what a body parser left (once per listener warning that it was rebuilt). */
@@ -97,7 +69,7 @@ export function createListener(weir: HostDeps, options: ListenerOptions = {}): L
     const headers = flatHeaders(req);
     const parsed = bodyLeftByParser(req, headers, maxBody);
     // Literal objects of one shape, not spreads of `target`: this runs once per request.
-    if (!parsed) return { url: target.url, base: target.base, publicUrl: target.publicUrl, headers, rawBody: await readBody(req, maxBody, stopReading.signal) };
+    if (!parsed) return { url: target.url, base: target.base, publicUrl: target.publicUrl, headers, rawBody: await readBody(req, maxBody, life.stopReading) };
     if (!parsed.exact && !warned) {
       warned = true;
       process.emitWarning('request bodies reach weir already parsed by a body parser; weir rebuilds them from req.body, so signatures over the raw bytes will not match. Mount weir before the body parser or keep the bytes in req.rawBody.', { code: 'WEIR_BODY_REBUILT' });
@@ -117,10 +89,10 @@ export function createListener(weir: HostDeps, options: ListenerOptions = {}): L
       return;
     }
     try {
-      if (!started) await ready;
+      if (!life.started) await life.ready;
       await nextTurn();
       const out = await host.handle(toHostRequest(req, res, parts));
-      if (!res.destroyed) sendResponse(res, out, closing ? { connection: 'close' } : undefined);
+      if (!res.destroyed) sendResponse(res, out, life.closing ? { connection: 'close' } : undefined);
     } catch (err) {
       if (!res.headersSent && !res.destroyed) sendResponse(res, errorResponse(err, options.onError));
     }
@@ -136,26 +108,18 @@ export function createListener(weir: HostDeps, options: ListenerOptions = {}): L
       sendResponse(res, errorResponse(new WeirError('NOT_FOUND', 'not found')));
       return;
     }
-    if (closing) {
-      sendResponse(res, errorResponse(new WeirError('UNAVAILABLE', 'the host is shutting down')), { connection: 'close' });
+    if (life.closing) {
+      sendResponse(res, shuttingDown(), { connection: 'close' });
       return;
     }
     // Express strips the path it mounted a middleware at into `req.baseUrl`; weir's own prefix follows it.
     const base = ((req as { baseUrl?: string }).baseUrl ?? '') + mount.base || undefined;
-    active++;
-    void serveOne(req, res, { url: inner === path ? url : inner + url.slice(path.length), base, publicUrl }).finally(() => {
-      if (--active === 0 && idle.length) idle.splice(0).forEach((f) => f());
-    });
+    void life.track(serveOne(req, res, { url: inner === path ? url : inner + url.slice(path.length), base, publicUrl }));
   }) as Listener;
 
   listener.host = host;
-  listener.ready = ready;
-  listener.close = async () => {
-    closing = true;
-    stopReading.abort();
-    if (active) await new Promise<void>((r) => idle.push(r));
-    await host.close();
-  };
+  listener.ready = life.ready;
+  listener.close = life.close;
   return listener;
 }
 

@@ -1,4 +1,4 @@
-import { arrayFifo, type Fifo } from './backlog.js';
+import { arrayFifo, type Fifo } from './fifo.js';
 import type { Delivery } from './durable.js';
 
 /** Numbers kept per spilled delivery: segment index, offset, length, replayed flag. */
@@ -11,7 +11,7 @@ const SLOTS = 4;
  * a hundred thousand deliveries thus costs a few megabytes, not their bodies. Order is kept: once spilling,
  * every later delivery spills until the spill is drained.
  * @example
- * const backlog = createBacklog({ start: run, queue: createDeliveryQueue() })
+ * const backlog = createPacedBacklog({ start: run, limiter, queue: createDeliveryQueue() })
  */
 export function createDeliveryQueue(keep = 1000): Fifo<Delivery> {
   const held = arrayFifo<Delivery>();

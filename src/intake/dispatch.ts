@@ -4,7 +4,7 @@ import type { ExecutionQueue } from '../queue/index.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { ErrorInfo, Outcome, TriggerEvent } from '../types/trigger.js';
 import { createDeadlines } from '../util/deadlines.js';
-import type { Limiter } from './limiter.js';
+import type { ExecutionLimiter } from './execution-limiter.js';
 
 /** The part of an execution record the triggers read. */
 export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
@@ -14,7 +14,7 @@ export interface DispatcherOptions {
   /** Runs an execution on this process (the executor's `run`). */
   execute(request: RunOptions): Promise<ExecutionRecord>;
   /** Bounds the executions started here and lets a shutdown wait for them. */
-  limiter: Limiter;
+  limiter: Pick<ExecutionLimiter, 'run'>;
   /** The execution queue of a cluster: executions go there instead of running here. */
   queue?: ExecutionQueue | null;
 }
@@ -31,10 +31,13 @@ export interface AnswerOptions {
 export interface Dispatcher {
   /** True when executions go to the execution queue rather than run here. */
   readonly queued: boolean;
-  /** Starts the event at once (a caller that paces itself, like the delivery backlog); resolves with its record. */
-  start(event: DispatchEvent): Promise<FinishedRecord>;
-  /** Starts the event when the limiter has room; resolves with its record. */
+  /** Runs the event once the limiter has a free slot; resolves with its record. */
   run(event: DispatchEvent): Promise<FinishedRecord>;
+  /**
+   * Runs the event at once, for a caller already holding one of the limiter's slots (the delivery backlog's
+   * tasks): taking another would count the execution twice. Resolves with its record.
+   */
+  runNow(event: DispatchEvent): Promise<FinishedRecord>;
   /** Stores the event on the execution queue without waiting for it (queue mode only); any worker runs it. */
   enqueue(event: TriggerEvent & { executionId: string }): Promise<void>;
   /**
@@ -77,7 +80,7 @@ export function executionOutcome(record: FinishedRecord, wrap: (result: unknown)
  * Runs trigger events here, or on the execution queue when one is given. A refused run is only recorded, here: no worker
  * needs to see it. Every waiting caller's 504 timeout shares one timer.
  * @example
- * const dispatcher = createDispatcher({ execute: (r) => executor.run(r), limiter: createLimiter() })
+ * const dispatcher = createDispatcher({ execute: (r) => executor.run(r), limiter: createExecutionLimiter() })
  * const outcome = await dispatcher.answer({ flow, trigger: 'webhook', input }, { timeoutMs: 30000 })
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
@@ -92,8 +95,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   return {
     queued: queue !== null,
-    start: (event) => start(event),
     run: (event) => limiter.run(() => start(event)),
+    runNow: (event) => start(event),
     async enqueue(event) {
       if (!queue) throw new Error('enqueue needs a host with an execution queue');
       await queue.submit(runRequest(event), { wait: false });

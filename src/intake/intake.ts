@@ -11,7 +11,7 @@ import type { Capture } from './capture.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { createFlowIndex, type FlowIndex } from './flow-index.js';
 import { createInterfaceEvents, type InterfaceEvents } from './interface.js';
-import { createLimiter, type Limiter, type LimiterOptions } from './limiter.js';
+import { createExecutionLimiter, type ExecutionLimiter, type ExecutionLimiterOptions } from './execution-limiter.js';
 import { maxCrashesOf } from './poison.js';
 import { createWebhooks, type Webhooks } from './webhook.js';
 import { createResumer, type Resumer } from './resume.js';
@@ -20,7 +20,7 @@ import { createStatusTokens, executionStatus } from './status.js';
 import type { ExecutionStatusView } from '../types/executions.js';
 
 /** What the intake uses of a weir instance. */
-export interface IntakeOptions extends LimiterOptions {
+export interface IntakeOptions extends ExecutionLimiterOptions {
   /** The journal of durable deliveries lives under `<home>/journal`; memory only without a home. */
   home?: string;
   config: WeirConfig;
@@ -38,8 +38,8 @@ export interface IntakeOptions extends LimiterOptions {
 
 /** Webhook intake, interface events and the dispatcher that every trigger of a host shares. */
 export interface Intake {
-  /** Bounds the executions started here; a shutdown waits for it to drain. */
-  limiter: Limiter;
+  /** The one bound on executions running at once here, whatever started them; a shutdown waits for it to drain. */
+  limiter: ExecutionLimiter;
   /** Runs trigger events here or on the execution queue. */
   dispatcher: Dispatcher;
   /** The execution queue (`queue` in weir.config.json, with a cluster), null without one. */
@@ -69,9 +69,10 @@ export interface Intake {
 }
 
 /**
- * What a weir instance needs to take events from outside: one limiter (bounded, drained on shutdown), one
- * dispatcher (on the execution queue when `queue` is configured, chosen here once), one cache of published flows, the webhook intake and the interface events. Creating it does
- * no I/O: the journal opens when a host starts or the first durable delivery arrives.
+ * What a weir instance needs to take events from outside: one execution limiter (the only bound on how many
+ * executions run at once, drained on shutdown), one dispatcher (on the execution queue when `queue` is
+ * configured, chosen here once), one cache of published flows, the webhook intake and the interface events.
+ * Creating it does no I/O: the journal opens when a host starts or the first durable delivery arrives.
  * @example
  * const intake = createIntake({ config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (r) => executor.run(r) })
  * await intake.start()          // replays unfinished deliveries
@@ -79,7 +80,7 @@ export interface Intake {
  */
 export function createIntake(options: IntakeOptions): Intake {
   const { config, cluster } = options;
-  const limiter = createLimiter(options);
+  const limiter = createExecutionLimiter(options);
   // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
   const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, maxCrashes: maxCrashesOf(config) }) : null;
   const dispatcher = createDispatcher({ execute: options.execute, limiter, queue });

@@ -12,10 +12,10 @@ import { DEDUPE_WINDOW_MS, dedupeKey, copyOutcome } from './dedupe.js';
 import { createDeliveries, type Delivery } from './durable.js';
 import type { Dispatcher } from './dispatch.js';
 import type { FlowIndex } from './flow-index.js';
-import { createBacklog } from './backlog.js';
 import { createDeliveryQueue } from './delivery-queue.js';
 import { crashedError, maxCrashesOf } from './poison.js';
-import type { Limiter } from './limiter.js';
+import type { ExecutionLimiter } from './execution-limiter.js';
+import { createPacedBacklog } from './paced-backlog.js';
 import { WebhookInput } from './webhook-input.js';
 import { statusUrlOf, type StatusTokens } from './status.js';
 
@@ -35,8 +35,8 @@ export interface WebhooksOptions {
   bus: WeirBus;
   executions: Pick<Executions, 'endedAmong' | 'open'>;
   capture: Pick<Capture, 'capture'>;
-  /** Shared with the other triggers of a host, so one shutdown drains every execution. */
-  limiter: Limiter;
+  /** Runs the backlog's deliveries: the one bound on executions at once, shared with the other triggers of a host. */
+  limiter: Pick<ExecutionLimiter, 'feed' | 'drain'>;
   dispatcher: Dispatcher;
   index: FlowIndex;
   /** Signs the status URL of each `respondImmediately` answer. */
@@ -86,7 +86,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
     dir: options.home ? join(options.home, 'journal') : undefined,
     onOrphans: (list) => replay(list),
   });
-  const backlog = createBacklog<Delivery>({ start: run, queue: createDeliveryQueue() });
+  const backlog = createPacedBacklog<Delivery>({ start: run, limiter, queue: createDeliveryQueue() });
   const maxCrashes = maxCrashesOf(options.config);
   let started: Promise<number> | null = null;
   let ready = false;
@@ -116,7 +116,8 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
   /**
    * Runs a delivery under its execution id, then lets the journal forget it. A replayed one runs only if its
    * execution never ended, and only after its start is counted on disk: one that already started
-   * `maxCrashes` times (each start killed the host) is recorded as an `error` execution instead.
+   * `maxCrashes` times (each start killed the host) is recorded as an `error` execution instead. The backlog
+   * calls this in a slot of the limiter, so the execution starts at once (`runNow`).
    */
   async function run(queued: Delivery): Promise<void> {
     let d = queued;
@@ -131,7 +132,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       // A replayed delivery whose execution stored checkpoints goes on from them (or, refused, ends them).
       const resume = d.replayed ? (await options.executions.open.get(d.id))?.record : undefined;
       const restartedBy = deliveries.durable ? 'journal' : undefined;
-      await dispatcher.start({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy });
+      await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy });
     } catch (error) {
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {

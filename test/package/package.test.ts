@@ -84,4 +84,27 @@ test('the adapters share the public entry: a WeirError of require("weir") keeps 
   assert.is(run(code, 'commonjs'), '403 {"error":{"code":"FORBIDDEN","message":"no entry"}}');
 });
 
+test('both adapters load as ESM and CommonJS with their shared lifecycle: answered before close(), 503 after', () => {
+  const code = (load: (name: string) => string) => `(async () => {
+    const { createFetchHandler } = ${load('weir/fetch')}; const { createListener } = ${load('weir/node-http')}; const http = ${load('node:http')};
+    const host = () => ({ start: async () => ({ replayed: 0 }), close: async () => {}, owns: () => true, scheduler: null,
+      handle: async () => ({ status: 200, body: { ok: true } }) });
+    const handler = createFetchHandler({ config: {} }, { host: host() });
+    const before = await handler(new Request('http://weir.test/x'));
+    await handler.close();
+    const after = await handler(new Request('http://weir.test/x'));
+    const listener = createListener({ config: {} }, { host: host() });
+    const server = http.createServer(listener).listen(0, '127.0.0.1', async () => {
+      const url = 'http://127.0.0.1:' + server.address().port + '/x';
+      const open = await fetch(url);
+      await listener.close();
+      const closed = await fetch(url);
+      console.log(before.status, after.status, open.status, closed.status);
+      server.close();
+    });
+  })()`;
+  assert.is(run(code((name) => `(await import('${name}'))`), 'module'), '200 503 200 503', 'ESM');
+  assert.is(run(code((name) => `require('${name}')`), 'commonjs'), '200 503 200 503', 'CommonJS');
+});
+
 test.run();

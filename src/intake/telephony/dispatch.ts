@@ -2,11 +2,11 @@ import type { PublishedWorkflow } from '../../resources/workflows/index.js';
 import { newExecutionId } from '../../resources/executions/ids.js';
 import type { WeirBus } from '../../events.js';
 import type { Dispatcher } from '../dispatch.js';
-import type { Limiter } from '../limiter.js';
+import type { ExecutionLimiter } from '../execution-limiter.js';
 
 /** What starting telephony flows uses of the intake. */
 export interface TelephonyIntake {
-  limiter: Pick<Limiter, 'ready'>;
+  limiter: Pick<ExecutionLimiter, 'ready'>;
   dispatcher: Pick<Dispatcher, 'run'>;
   bus: WeirBus;
 }
@@ -21,7 +21,7 @@ export interface Started {
 /**
  * Starts each flow on the event's input and returns with the execution ids once they are handed over:
  * providers want a quick answer (Twilio waits 15 s), so flows finish in the background, on the host's
- * shared runner (bounded, drained on shutdown) and through the execution queue when one is configured.
+ * shared limiter (bounded, drained on shutdown) and through the execution queue when one is configured.
  * A run that fails to start is reported on the bus as `telephony:error`; the executor records the rest.
  * @example
  * const started = await startFlows(intake, smsFlows(published, to), input, 'sms')
