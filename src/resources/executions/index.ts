@@ -2,6 +2,7 @@ import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
+import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
 import { startTimeOf } from './ids.js';
 import { recordsOf, storedJson } from './stored.js';
@@ -84,48 +85,21 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
   const writer = newId('w', 8).slice(2);
   let sequence = 0;
   let lastUs = 0;
-  let pending = new Map<string, { json: string[]; indexedIds: string[] }>();
-  let waiters: Array<[() => void, (err: unknown) => void]> = [];
-  let scheduled = false;
-  let writing = false;
-
   /** The reverse time of a new batch, strictly after the previous one so two batches never tie. */
   const nextRev = () => {
     lastUs = Math.max(lastUs + 1, Math.round((performance.timeOrigin + performance.now()) * 1000));
     return (FAR_FUTURE_US - lastUs).toString(36).padStart(11, '0');
   };
 
-  async function writeBatches(batches: typeof pending): Promise<void> {
-    await Promise.all(
+  const commit = createGroupCommit<string, { json: string[]; indexedIds: string[] }>((batches) =>
+    Promise.all(
       [...batches].map(async ([workflowId, b]) => {
         const key = `runs:${enc(workflowId)}:${nextRev()}_${b.json.length}_${writer}${(++sequence).toString(36)}${b.indexedIds.length ? '_i' : ''}`;
         await store.setItem(key, `{"records":[${b.json.reverse().join(',')}]}`);
         await Promise.all(b.indexedIds.map((id) => store.setItem(`ids:${enc(id)}`, { key })));
       }),
-    );
-  }
-
-  function flush(): void {
-    scheduled = false;
-    const batches = pending;
-    const told = waiters;
-    pending = new Map();
-    waiters = [];
-    writing = true;
-    writeBatches(batches).then(
-      () => told.forEach(([resolve]) => resolve()),
-      (err) => told.forEach(([, reject]) => reject(err)),
-    ).finally(() => {
-      writing = false;
-      if (pending.size) schedule();
-    });
-  }
-
-  function schedule(): void {
-    if (scheduled || writing) return;
-    scheduled = true;
-    setImmediate(flush);
-  }
+    ).then(() => {}),
+  );
 
   /** Stored batches under a key prefix, newest first. */
   async function batchesUnder(prefix: string): Promise<Batch[]> {
@@ -179,13 +153,11 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
      * batch is being written wait for the next one.
      */
     save(record: ExecutionRecord): Promise<void> {
-      let batch = pending.get(record.workflowId);
-      if (!batch) pending.set(record.workflowId, (batch = { json: [], indexedIds: [] }));
-      batch.json.push(storedJson(record));
-      if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
-      const written = new Promise<void>((resolve, reject) => waiters.push([resolve, reject]));
-      schedule();
-      return written;
+      return commit.put(record.workflowId, (batch = { json: [], indexedIds: [] }) => {
+        batch.json.push(storedJson(record));
+        if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
+        return batch;
+      });
     },
 
     /** Marks a run in progress here: `get` and `list` show `view()` until {@link untrack}. */

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { ExecutionRecord, RestartedBy } from '../../flow/types.js';
 import type { KeyValueStorage } from '../../storage/index.js';
+import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
 import { recordsOf, storedJson } from './stored.js';
 
@@ -59,41 +60,11 @@ const enc = encodeURIComponent;
  * const entry = await open.get(record.id)
  */
 export function createOpenExecutions(store: KeyValueStorage): OpenExecutions {
-  let pending = new Map<string, string | null>();
-  let waiters: Array<[() => void, (err: unknown) => void]> = [];
-  let scheduled = false;
-  let writing = false;
-
-  function flush(): void {
-    scheduled = false;
-    const batch = pending;
-    const told = waiters;
-    pending = new Map();
-    waiters = [];
-    writing = true;
-    Promise.all([...batch].map(([id, json]) => (json === null ? store.removeItem(`open:${enc(id)}`) : store.setItem(`open:${enc(id)}`, json))))
-      .then(
-        () => told.forEach(([resolve]) => resolve()),
-        (err) => told.forEach(([, reject]) => reject(err)),
-      )
-      .finally(() => {
-        writing = false;
-        if (pending.size) schedule();
-      });
-  }
-
-  function schedule(): void {
-    if (scheduled || writing) return;
-    scheduled = true;
-    setImmediate(flush);
-  }
-
-  function write(id: string, json: string | null): Promise<void> {
-    pending.set(id, json);
-    const written = new Promise<void>((resolve, reject) => waiters.push([resolve, reject]));
-    schedule();
-    return written;
-  }
+  // Of several writes of one execution in a batch only the newest goes out.
+  const commit = createGroupCommit<string, string | null>((batch) =>
+    Promise.all([...batch].map(([id, json]) => (json === null ? store.removeItem(`open:${enc(id)}`) : store.setItem(`open:${enc(id)}`, json)))).then(() => {}),
+  );
+  const write = (id: string, json: string | null) => commit.put(id, () => json);
 
   const parse = (value: unknown): OpenEntry | null => {
     const entry = (typeof value === 'string' ? JSON.parse(value) : value) as { record?: unknown; owner?: Owner; by?: RestartedBy } | null;

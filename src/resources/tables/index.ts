@@ -8,6 +8,7 @@ import { readCsv, writeCsv } from './csv.js';
 import { openEngine } from './engine.js';
 import { callLimits, type QueryOptions, queryLimits } from './limits.js';
 import { checkScope } from './scope.js';
+import { bindable } from './params.js';
 import { AUTO_SCHEMA, checkColumnName, checkTableName, coerce, inferType, parseSchema } from './schema.js';
 import type { ColumnDef, ExecResult, Row, SqlValue, SystemTable, TableDetails, TableEngine, TableMeta, Touched } from './types.js';
 import type { InsertOptions, Tables } from '../../types/tables.js';
@@ -39,15 +40,6 @@ interface Resolved {
 
 const AUTO_COLUMNS = ['id', 'createdAt', 'updatedAt'];
 const RECHECK_MS = 250;
-
-/** Parameters as SQL can bind them: booleans as 1/0, objects as JSON text. */
-const bindable = (params: unknown): unknown[] | Record<string, unknown> => {
-  const one = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v !== null && typeof v === 'object' && !(v instanceof Uint8Array) ? JSON.stringify(v) : v);
-  if (params === undefined || params === null) return [];
-  if (Array.isArray(params)) return params.map(one);
-  if (isObject(params)) return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, one(v)]));
-  throw new WeirError('INVALID_INPUT', 'SQL parameters must be a JSON array (for ?) or object (for :name)');
-};
 
 /**
  * SQL tables: user tables named `user.*` in the engine (SQLite under the home by

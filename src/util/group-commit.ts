@@ -1,0 +1,48 @@
+/**
+ * Group commit: what is added while a batch is being written goes out together as the next batch, one write
+ * under way at a time, so a busy process writes once per batch rather than once per item. Each item's
+ * promise settles when the batch holding it is written.
+ * @example
+ * const commit = createGroupCommit<string, string>((batch) => Promise.all([...batch].map(([k, v]) => store.setItem(k, v))).then(() => {}))
+ * await commit.put('open:exec_1', () => json) // a later put of the same key in the same batch replaces it
+ */
+export function createGroupCommit<K, V>(write: (batch: Map<K, V>) => Promise<void>) {
+  let pending = new Map<K, V>();
+  let waiters: Array<[() => void, (err: unknown) => void]> = [];
+  let scheduled = false;
+  let writing = false;
+
+  function flush(): void {
+    scheduled = false;
+    const batch = pending;
+    const told = waiters;
+    pending = new Map();
+    waiters = [];
+    writing = true;
+    write(batch)
+      .then(
+        () => told.forEach(([resolve]) => resolve()),
+        (err) => told.forEach(([, reject]) => reject(err)),
+      )
+      .finally(() => {
+        writing = false;
+        if (pending.size) schedule();
+      });
+  }
+
+  function schedule(): void {
+    if (scheduled || writing) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
+  return {
+    /** Sets `key`'s entry of the next batch (`update` gets the entry already there); resolves once written. */
+    put(key: K, update: (entry: V | undefined) => V): Promise<void> {
+      pending.set(key, update(pending.get(key)));
+      const written = new Promise<void>((resolve, reject) => waiters.push([resolve, reject]));
+      schedule();
+      return written;
+    },
+  };
+}
