@@ -49,6 +49,7 @@ export type {
 } from './resources/workflows/index.js';
 export { createExpressions, type Expressions, type Scope } from './expr/index.js';
 export { createExecutor, createHooks, flowChecks, createMasker, allowedEnv } from './flow/index.js';
+export { Suspend } from './flow/suspend.js';
 export type {
   Executor,
   ExecutorOptions,
@@ -61,6 +62,9 @@ export type {
   RunOptions,
   RunState,
   WeirRunOptions,
+  WaitInfo,
+  Wake,
+  ExecutionVariables,
 } from './flow/index.js';
 export type { Executions } from './resources/executions/index.js';
 export type { ExecutionControl, WeirExecutions } from './types/executions.js';
