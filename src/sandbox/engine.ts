@@ -3,6 +3,7 @@ import type { ErrorCode } from '../errors.js';
 import { execute } from './execute.js';
 import type { ConsoleLevel } from './host.js';
 import { createLimit } from './limits.js';
+import { createSyntaxErrorCache } from './syntax-errors.js';
 
 /** The limits one engine applies (the `sandbox` settings). */
 export interface EngineOptions {
@@ -10,17 +11,17 @@ export interface EngineOptions {
   maxOutputBytes: number;
 }
 
-/** One run, as it crosses to a worker thread: the globals are JSON texts. */
+/** One run, as it crosses to a worker thread: the globals are one JSON object text (`{"$input": ...}`). */
 export interface Job {
   code: string;
-  globals: Record<string, string>;
+  inputs: string;
   cpuMs: number;
   logLimits: { lines: number; chars: number };
 }
 
-/** How a run ended, as it crosses back: the console lines kept, and how many calls were dropped. */
+/** How a run ended, as it crosses back: the return value as JSON text, the console lines kept, and how many calls were dropped. */
 export interface Reply {
-  value?: unknown;
+  json?: string;
   error?: { code: ErrorCode; message: string; hints: string[]; status: number };
   logs: Array<[ConsoleLevel, string]>;
   dropped: number;
@@ -30,6 +31,8 @@ const MB = 1024 * 1024;
 // The QuickJS build starts with 16 MB of WebAssembly memory (its own data and stack); a run's heap comes on top.
 const BASE_MEMORY = 16 * MB;
 const PAGE = 64 * 1024;
+// How many code texts that failed to compile a worker remembers.
+const SYNTAX_ERRORS_KEPT = 256;
 
 /**
  * QuickJS for one thread: the WebAssembly module loads on first use and is reused; each run gets a fresh
@@ -37,11 +40,12 @@ const PAGE = 64 * 1024;
  * WebAssembly memory itself (QuickJS's own limit does not count every allocation in this build).
  * @example
  * const engine = createEngine({ memoryMb: 32, maxOutputBytes: 4 << 20 })
- * await engine.run({ code: 'return 1', globals: {}, cpuMs: 1000, logLimits: { lines: 100, chars: 65536 } }) // { value: 1, logs: [], dropped: 0 }
+ * await engine.run({ code: 'return 1', inputs: '{}', cpuMs: 1000, logLimits: { lines: 100, chars: 65536 } }) // { json: '1', logs: [], dropped: 0 }
  */
 export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
   let loading: Promise<QuickJSWASMModule> | null = null;
   let wasmMemory: WebAssembly.Memory | null = null;
+  const syntaxErrors = createSyntaxErrorCache(SYNTAX_ERRORS_KEPT);
   // When the WebAssembly memory runs out before QuickJS's own limit, QuickJS cannot even allocate its
   // "out of memory" error and throws nothing. A run that leaves the memory mostly grown gets a fresh
   // module next time, so "grown and nothing thrown" always means this run exhausted it.
@@ -65,11 +69,11 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
       const reply: Reply = { logs: [], dropped: 0 };
       const log = (message: string, level: ConsoleLevel) => void reply.logs.push([level, message]);
       const dropped = () => void reply.dropped++;
-      const outcome = execute(module, job.code, { globals: job.globals, log, dropped, logLimits: job.logLimits, limit, memoryMb, maxOutputBytes, memoryExhausted, memoryFull });
+      const outcome = execute(module, job.code, { inputs: job.inputs, log, dropped, logLimits: job.logLimits, limit, memoryMb, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors });
       // A broken instance, or one whose memory stays mostly grown, is replaced before the next run.
       if (outcome.broken || memoryExhausted()) loading = null;
       if (outcome.error) reply.error = { code: outcome.error.code, message: outcome.error.message, hints: outcome.error.hints, status: outcome.error.status };
-      else reply.value = outcome.value;
+      else if (outcome.json !== undefined) reply.json = outcome.json;
       return reply;
     },
   };

@@ -2,6 +2,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { WeirError } from '../errors.js';
 import { defineGlobals, stringLength, type HostOptions } from './host.js';
 import type { Limit } from './limits.js';
+import type { SyntaxErrorCache } from './syntax-errors.js';
 
 export interface ExecuteOptions extends Omit<HostOptions, 'limit'> {
   limit: Limit;
@@ -11,11 +12,14 @@ export interface ExecuteOptions extends Omit<HostOptions, 'limit'> {
   memoryExhausted(): boolean;
   /** Whether the WebAssembly memory has grown to its maximum. */
   memoryFull(): boolean;
+  /** The code texts this worker saw fail to compile. */
+  syntaxErrors: SyntaxErrorCache;
 }
 
 /** How a run ended; `broken` says the WebAssembly instance must not be used again. */
 export interface Outcome {
-  value?: unknown;
+  /** The return value as JSON text (none for `undefined`), parsed by the receiver: one string crosses. */
+  json?: string;
   error?: WeirError;
   broken: boolean;
 }
@@ -25,22 +29,27 @@ const MB = 1024 * 1024;
 /**
  * Runs `code` as the body of an async function in a fresh runtime and context of `module`. It never throws:
  * the result, the user's error or the broken limit is in the outcome, and a failure to free the runtime
- * (QuickJS aborts on some exhausted states) only marks the module broken.
+ * (QuickJS aborts on some exhausted states) only marks the module broken. Each run gets its own runtime:
+ * a runtime kept across runs costs as much per run (the next garbage collection pays for the discarded
+ * context instead of freeing the runtime), and it would carry one run's garbage, garbage-collection
+ * threshold and finalizers into the next.
  * @example
- * const { value, error } = execute(module, 'return 1', { globals: {}, limit, log, dropped, logLimits, memoryMb: 32, maxOutputBytes: 4 << 20, memoryExhausted, memoryFull })
+ * const { json, error } = execute(module, 'return 1', { inputs: '{}', limit, log, dropped, logLimits, memoryMb: 32, maxOutputBytes: 4 << 20, memoryExhausted, memoryFull, syntaxErrors })
  */
 export function execute(module: QuickJSWASMModule, code: string, options: ExecuteOptions): Outcome {
   const { limit } = options;
   let runtime: QuickJSRuntime | undefined;
   let ctx: QuickJSContext | undefined;
   const outcome: Outcome = { broken: false };
+  const syntaxError = options.syntaxErrors.get(code);
+  if (syntaxError) return { error: syntaxError, broken: false };
   try {
     runtime = module.newRuntime();
     runtime.setInterruptHandler(() => limit.expired());
     runtime.setMemoryLimit(options.memoryMb * MB);
     runtime.setMaxStackSize(512 * 1024);
     ctx = runtime.newContext();
-    outcome.value = evaluate(ctx, runtime, code, options);
+    outcome.json = evaluate(ctx, runtime, code, options);
   } catch (err) {
     if (err instanceof WeirError) outcome.error = err;
     else {
@@ -61,15 +70,21 @@ export function execute(module: QuickJSWASMModule, code: string, options: Execut
   return outcome;
 }
 
-function evaluate(ctx: QuickJSContext, runtime: QuickJSRuntime, code: string, options: ExecuteOptions): unknown {
+function evaluate(ctx: QuickJSContext, runtime: QuickJSRuntime, code: string, options: ExecuteOptions): string | undefined {
   const { limit } = options;
   const json = ctx.getProp(ctx.global, 'JSON');
   const parse = ctx.getProp(json, 'parse');
   const stringify = ctx.getProp(json, 'stringify');
+  let release = () => {};
   try {
-    defineGlobals(ctx, parse, options);
+    release = defineGlobals(ctx, parse, options);
     const evaluated = ctx.evalCode(`(async function () {\n${code}\n})()`, 'code.js');
-    if (evaluated.error) throw userError(ctx, evaluated.error, options);
+    if (evaluated.error) {
+      const error = userError(ctx, evaluated.error, options);
+      // Evaluating the wrapper only compiles the code and starts it: the body's own throws reject its promise.
+      if (!limit.stopped && error.message.startsWith('code: SyntaxError')) options.syntaxErrors.remember(code, error);
+      throw error;
+    }
     const jobs = runtime.executePendingJobs();
     // A promise job rejects its promise rather than throw: one that threw was stopped by a limit (the
     // interrupt, memory), even when the code's own promise settled before.
@@ -91,12 +106,13 @@ function evaluate(ctx: QuickJSContext, runtime: QuickJSRuntime, code: string, op
     }
     return toHost(ctx, stringify, state.value, options);
   } finally {
+    release();
     for (const h of [stringify, parse, json]) h.dispose();
   }
 }
 
-/** The return value as a host value, through JSON so only data crosses (undefined stays undefined). */
-function toHost(ctx: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle, { limit, maxOutputBytes }: ExecuteOptions): unknown {
+/** The return value as JSON text, so only data crosses (none for undefined), bounded by `maxOutputBytes`. */
+function toHost(ctx: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle, { limit, maxOutputBytes }: ExecuteOptions): string | undefined {
   try {
     const result = ctx.callFunction(stringify, ctx.undefined, value);
     if (result.error) {
@@ -112,7 +128,7 @@ function toHost(ctx: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHan
         limit.stop('output');
         throw limit.error();
       }
-      return JSON.parse(text);
+      return text;
     } finally {
       result.value.dispose();
     }

@@ -7,8 +7,8 @@ export const CONSOLE_LEVELS = ['log', 'info', 'warn', 'error'] as const;
 export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
 
 export interface HostOptions {
-  /** Globals (`$input`, `$node`, ...) as JSON texts. */
-  globals: Record<string, string>;
+  /** The globals (`$input`, `$node`, ...) as one JSON object text, parsed once inside the sandbox. */
+  inputs: string;
   limit: Limit;
   /** Where console lines go. */
   log(message: string, level: ConsoleLevel): void;
@@ -40,40 +40,80 @@ const CONSOLE_SHIM = `(function (emit, levels, maxLines, maxChars) {
 /**
  * Defines the globals, `$crypto` and `console` in a fresh context. Every host function first checks the run's
  * limit (so time spent in them counts against the CPU limit and a stopped run cannot keep calling out), and
- * reads only strings of bounded length from the sandbox.
+ * reads only strings of bounded length from the sandbox. `$crypto` and `console` are built on first use:
+ * most runs touch neither, and building them is a large share of a short run. Returns what releases the
+ * handles kept for them; call it before the context is disposed.
  * @example
- * defineGlobals(ctx, parse, { globals: { $input: '{}' }, limit, log: console.log, dropped() {}, logLimits: { lines: 100, chars: 65536 } })
+ * const release = defineGlobals(ctx, parse, { inputs: '{"$input":{}}', limit, log: console.log, dropped() {}, logLimits: { lines: 100, chars: 65536 } })
  */
-export function defineGlobals(ctx: QuickJSContext, parse: QuickJSHandle, options: HostOptions): void {
+export function defineGlobals(ctx: QuickJSContext, parse: QuickJSHandle, options: HostOptions): () => void {
   const { limit } = options;
-  const set = (target: QuickJSHandle, name: string, value: QuickJSHandle) => {
-    ctx.setProp(target, name, value);
-    value.dispose();
-  };
   const hostFunction = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | void) =>
     ctx.newFunction(name, (...args) => {
       if (limit.expired()) throw limit.error();
       return fn(...args);
     });
-  for (const [name, json] of Object.entries(options.globals)) {
-    const text = ctx.newString(json);
-    const parsed = ctx.callFunction(parse, ctx.undefined, text);
-    text.dispose();
-    if (parsed.error) {
-      parsed.error.dispose();
-      throw new WeirError('SANDBOX_LIMIT', `code: ${name} does not fit in the sandbox memory`, { hints: ['raise sandbox.memoryMb in weir.config.json'] });
-    }
-    set(ctx.global, name, parsed.value);
+  assignInputs(ctx, parse, options.inputs);
+  const lazy = [
+    lazyGlobal(ctx, limit, '$crypto', () => cryptoObject(ctx, hostFunction, limit)),
+    lazyGlobal(ctx, limit, 'console', () => consoleObject(ctx, hostFunction, options)),
+  ];
+  return () => lazy.forEach((release) => release());
+}
+
+/** Parses the inputs' JSON text once inside the sandbox and copies its members onto the global object. */
+function assignInputs(ctx: QuickJSContext, parse: QuickJSHandle, inputs: string): void {
+  const text = ctx.newString(inputs);
+  const parsed = ctx.callFunction(parse, ctx.undefined, text);
+  text.dispose();
+  if (parsed.error) {
+    parsed.error.dispose();
+    throw new WeirError('SANDBOX_LIMIT', 'code: the node\'s inputs ($input, $node, ...) do not fit in the sandbox memory', { hints: ['raise sandbox.memoryMb in weir.config.json'] });
   }
+  const object = ctx.getProp(ctx.global, 'Object');
+  const assign = ctx.getProp(object, 'assign');
+  try {
+    // The context is fresh, so the global has no setters yet, and the keys are the fixed global names.
+    ctx.unwrapResult(ctx.callFunction(assign, object, ctx.global, parsed.value)).dispose();
+  } finally {
+    for (const h of [assign, object, parsed.value]) h.dispose();
+  }
+}
+
+/**
+ * Defines `name` on the global object as an accessor that builds its value on first read and that an
+ * assignment replaces, so code sees an ordinary global. Returns what releases the value's handle.
+ */
+function lazyGlobal(ctx: QuickJSContext, limit: Limit, name: string, build: () => QuickJSHandle): () => void {
+  let value: QuickJSHandle | undefined;
+  ctx.defineProp(ctx.global, name, {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      if (limit.expired()) throw limit.error();
+      value ??= build();
+      // The caller frees what a host function returns: it gets its own reference.
+      return value.dup();
+    },
+    set: (next: QuickJSHandle) => {
+      value?.dispose();
+      value = next.dup();
+    },
+  });
+  return () => value?.dispose();
+}
+
+function cryptoObject(ctx: QuickJSContext, hostFunction: (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | void) => QuickJSHandle, limit: Limit): QuickJSHandle {
   const crypto = ctx.newObject();
   for (const [name, fn] of Object.entries(cryptoHelpers)) {
-    set(crypto, name, hostFunction(name, (...args) => {
+    const helper = hostFunction(name, (...args) => {
       const result = (fn as (...a: unknown[]) => string | boolean)(...args.map((a) => cryptoArgument(ctx, a, limit)));
       return typeof result === 'boolean' ? (result ? ctx.true : ctx.false) : ctx.newString(result);
-    }));
+    });
+    ctx.setProp(crypto, name, helper);
+    helper.dispose();
   }
-  set(ctx.global, '$crypto', crypto);
-  set(ctx.global, 'console', consoleObject(ctx, hostFunction, options));
+  return crypto;
 }
 
 /** A `$crypto` argument as a host value: strings up to {@link MAX_HOST_INPUT} characters (longer ones stop the run), anything else as null. */

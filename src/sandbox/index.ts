@@ -59,14 +59,13 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DE
   return {
     /** Runs `code` as the body of a function and resolves to its JSON return value. */
     async run(code: string, options: SandboxRun): Promise<unknown> {
-      const globals: Record<string, string> = {};
-      for (const [name, value] of Object.entries(options.globals)) if (value !== undefined) globals[name] = JSON.stringify(value);
-      const job = { code, globals, cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits: options.logLimits ?? NODE_LOG_LIMITS };
+      // One JSON text crosses to the worker and is parsed once inside the sandbox (undefined members drop out).
+      const job = { code, inputs: JSON.stringify(options.globals), cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits: options.logLimits ?? NODE_LOG_LIMITS };
       const reply = await pool.run(job, options.signal);
       for (const [level, message] of reply.logs) options.log?.(message, level);
       if (reply.dropped) options.dropped?.(reply.dropped);
       if (reply.error) throw new WeirError(reply.error.code, reply.error.message, { hints: reply.error.hints, status: reply.error.status });
-      return reply.value;
+      return reply.json === undefined ? undefined : JSON.parse(reply.json);
     },
     /** Stops the worker threads. */
     close: () => pool.close(),

@@ -13,75 +13,110 @@ interface Task {
   signal?: AbortSignal;
   resolve(reply: Reply): void;
   reject(err: WeirError): void;
+  /** Settled already (cancelled while waiting in a worker): its reply, when it comes, is dropped. */
+  settled?: boolean;
+  onAbort?: () => void;
+}
+
+/** A started worker and the jobs sent to it, in order: the first is running, the others wait in its inbox. */
+interface Slot {
+  worker: Worker;
+  tasks: Task[];
+  /** When the running job started. */
+  since: number;
+  timer?: NodeJS.Timeout;
 }
 
 // A worker answers within its own CPU limit; past it by this much (room for a fresh worker to start and load
 // QuickJS on a busy machine), the worker is stuck and is replaced.
 const GRACE_MS = 5000;
+// When every worker is busy, a job may wait in a worker's inbox behind the running one (one at most): the
+// worker then goes from job to job without sleeping, and sending it a job does not wake a thread, which on
+// a busy machine costs the host more than the send itself. Only behind a job that started this recently,
+// so a job rarely waits behind one that spins to its CPU limit.
+const MAX_QUEUED_PER_WORKER = 1;
+const QUEUE_BEHIND_MS = 5;
 
 /**
  * A pool of sandbox worker threads, started on demand up to `size`. Jobs wait in order when all are busy. A
  * worker that is cancelled, stuck past its limit or that dies is terminated and replaced by a fresh one on
- * the next job; an idle pool keeps no process alive.
+ * the next job, and the jobs waiting in its inbox go back to the front of the queue; an idle pool keeps no
+ * process alive.
  * @example
  * const pool = createPool({ size: 2, memoryMb: 32, maxOutputBytes: 4 << 20 })
- * const reply = await pool.run({ code: 'return 1', globals: {}, cpuMs: 1000, logLimits: { lines: 100, chars: 65536 } })
+ * const reply = await pool.run({ code: 'return 1', inputs: '{}', cpuMs: 1000, logLimits: { lines: 100, chars: 65536 } })
  * await pool.close()
  */
 export function createPool({ size, ...engine }: PoolOptions) {
-  const idle: Worker[] = [];
+  const slots: Slot[] = [];
   const queue: Task[] = [];
-  let started = 0;
   let closed = false;
 
-  const spawn = () => {
-    started++;
-    const worker = startWorker(engine);
-    worker.unref();
-    // An idle worker that dies leaves the pool; its error is not the host's (a busy one is handled per job).
-    worker.on('error', () => {});
-    worker.once('exit', () => {
-      const at = idle.indexOf(worker);
-      if (at < 0) return;
-      idle.splice(at, 1);
-      started--;
-    });
-    return worker;
+  const spawn = (): Slot => {
+    const slot: Slot = { worker: startWorker(engine), tasks: [], since: 0 };
+    slot.worker.unref();
+    slot.worker.on('message', (reply: Reply) => finished(slot, reply));
+    slot.worker.on('error', (err) => failed(slot, workerFailure(err, slot.tasks[0]?.job.cpuMs ?? 0, engine)));
+    slot.worker.on('exit', () => failed(slot, limitError('broken', { ...engine, cpuMs: slot.tasks[0]?.job.cpuMs ?? 0 })));
+    slots.push(slot);
+    return slot;
   };
-  const release = (worker: Worker) => {
-    if (closed) return void worker.terminate();
-    worker.unref();
-    idle.push(worker);
+  /** Ends a worker: its running job fails with `error`, the jobs in its inbox go back to the queue. */
+  const discard = (slot: Slot, error: WeirError | null) => {
+    const at = slots.indexOf(slot);
+    if (at < 0) return;
+    slots.splice(at, 1);
+    clearTimeout(slot.timer);
+    const [running, ...waiting] = slot.tasks;
+    if (running && error) settle(running, () => running.reject(error));
+    queue.unshift(...waiting.filter((t) => !t.settled));
+    void slot.worker.terminate();
     next();
   };
-  const discard = (worker: Worker) => {
-    started--;
-    void worker.terminate();
+  const failed = (slot: Slot, error: WeirError) => discard(slot, error);
+  const finished = (slot: Slot, reply: Reply) => {
+    const task = slot.tasks.shift();
+    clearTimeout(slot.timer);
+    if (task) settle(task, () => task.resolve(reply));
+    if (slot.tasks.length) started(slot);
+    else if (closed) discard(slot, null);
+    else slot.worker.unref();
     next();
   };
+  const settle = (task: Task, how: () => void) => {
+    if (task.settled) return;
+    task.settled = true;
+    task.signal?.removeEventListener('abort', task.onAbort!);
+    how();
+  };
+  /** The slot's first job is running from now: it must answer within its CPU limit and the grace. */
+  const started = (slot: Slot) => {
+    slot.since = Date.now();
+    const task = slot.tasks[0];
+    slot.timer = setTimeout(() => discard(slot, limitError('cpu', { ...engine, cpuMs: task.job.cpuMs })), task.job.cpuMs + GRACE_MS);
+  };
+  const free = () =>
+    slots.find((s) => s.tasks.length === 0) ??
+    (slots.length < size ? spawn() : slots.find((s) => s.tasks.length <= MAX_QUEUED_PER_WORKER && Date.now() - s.since < QUEUE_BEHIND_MS));
   const next = () => {
-    while (queue.length && (idle.length || started < size)) {
-      dispatch(idle.pop() ?? spawn(), queue.shift()!);
+    for (let slot = queue.length ? free() : undefined; slot && queue.length; slot = queue.length ? free() : undefined) {
+      dispatch(slot, queue.shift()!);
     }
   };
-  const dispatch = (worker: Worker, task: Task) => {
+  const dispatch = (slot: Slot, task: Task) => {
     // A busy worker keeps the process alive: the caller is waiting for its answer.
-    worker.ref();
-    const finish = (settle: () => void, keep: boolean) => {
-      clearTimeout(timer);
-      task.signal?.removeEventListener('abort', onAbort);
-      worker.off('message', onMessage).off('error', onFailure).off('exit', onFailure);
-      settle();
-      if (keep) release(worker);
-      else discard(worker);
-    };
-    const onMessage = (reply: Reply) => finish(() => task.resolve(reply), true);
-    const onFailure = (err?: unknown) => finish(() => task.reject(workerFailure(err, task.job.cpuMs, engine)), false);
-    const onAbort = () => finish(() => task.reject(cancelled()), false);
-    const timer = setTimeout(() => finish(() => task.reject(limitError('cpu', { ...engine, cpuMs: task.job.cpuMs })), false), task.job.cpuMs + GRACE_MS);
-    worker.once('message', onMessage).once('error', onFailure).once('exit', onFailure);
-    task.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.postMessage(task.job);
+    slot.worker.ref();
+    slot.tasks.push(task);
+    if (slot.tasks.length === 1) started(slot);
+    slot.worker.postMessage(task.job);
+  };
+  /** A cancelled job: one running stops with its worker; one waiting in an inbox is dropped when it comes back. */
+  const cancel = (task: Task) => {
+    const queued = queue.indexOf(task);
+    if (queued >= 0) queue.splice(queued, 1);
+    const slot = slots.find((s) => s.tasks[0] === task);
+    settle(task, () => task.reject(cancelled()));
+    if (slot) discard(slot, null);
   };
 
   return {
@@ -90,23 +125,18 @@ export function createPool({ size, ...engine }: PoolOptions) {
       if (closed) return Promise.reject(new WeirError('UNAVAILABLE', 'code: the sandbox is closed'));
       if (signal?.aborted) return Promise.reject(cancelled());
       return new Promise((resolve, reject) => {
-        const task = { job, signal, resolve, reject };
-        // Cancelled while waiting for a worker: it leaves the queue at once.
-        signal?.addEventListener('abort', () => {
-          const at = queue.indexOf(task);
-          if (at < 0) return;
-          queue.splice(at, 1);
-          reject(cancelled());
-        }, { once: true });
+        const task: Task = { job, signal, resolve, reject };
+        task.onAbort = () => cancel(task);
+        signal?.addEventListener('abort', task.onAbort, { once: true });
         queue.push(task);
         next();
       });
     },
-    /** Stops every idle worker, and each busy one once its job ends; waiting jobs fail. */
+    /** Stops every idle worker, and each busy one once its jobs end; waiting jobs fail. */
     async close(): Promise<void> {
       closed = true;
-      for (const task of queue.splice(0)) task.reject(new WeirError('UNAVAILABLE', 'code: the sandbox is closed'));
-      await Promise.all(idle.splice(0).map((w) => w.terminate()));
+      for (const task of queue.splice(0)) settle(task, () => task.reject(new WeirError('UNAVAILABLE', 'code: the sandbox is closed')));
+      await Promise.all(slots.filter((s) => !s.tasks.length).map((s) => (slots.splice(slots.indexOf(s), 1), s.worker.terminate())));
     },
   };
 }

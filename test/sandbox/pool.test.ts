@@ -1,0 +1,38 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createSandbox, WeirError } from '../../src/index.js';
+
+// One worker: a job sent while it is busy waits in its inbox behind the running one.
+const sandbox = createSandbox({ workers: 1 });
+test.after(() => sandbox.close());
+
+test('a job waiting in a worker behind a cancelled one runs on a fresh worker, without waiting for the CPU limit', async () => {
+  await sandbox.run('return 0', { globals: {} }); // the worker is up before timing
+  const controller = new AbortController();
+  const started = Date.now();
+  const spinning = sandbox.run('while (true) {}', { globals: {}, cpuMs: 3000, signal: controller.signal }).catch((e: WeirError) => e.code);
+  const waiting = sandbox.run('return $input.n * 2', { globals: { $input: { n: 21 } } });
+  setImmediate(() => controller.abort());
+  assert.is(await spinning, 'CANCELLED');
+  assert.is(await waiting, 42);
+  assert.ok(Date.now() - started < 2500, `${Date.now() - started} ms`);
+});
+
+test('jobs sent one after another to a busy worker all answer, each with its own result, in order', async () => {
+  const order: number[] = [];
+  const runs = Array.from({ length: 20 }, (_, i) => sandbox.run('return $input.i', { globals: { $input: { i } } }).then((v) => order.push(v as number)));
+  await Promise.all(runs);
+  assert.equal(order, Array.from({ length: 20 }, (_, i) => i));
+});
+
+test('a job cancelled while it waits in a worker fails at once; the one running and the next are unaffected', async () => {
+  const controller = new AbortController();
+  const first = sandbox.run('let x = 0; for (let i = 0; i < 1e6; i++) x += i; return x', { globals: {} });
+  const cancelled = sandbox.run('return "never seen"', { globals: {}, signal: controller.signal }).catch((e: WeirError) => e.code);
+  controller.abort();
+  assert.is(await cancelled, 'CANCELLED');
+  assert.is(await first, 499999500000);
+  assert.is(await sandbox.run('return "next"', { globals: {} }), 'next');
+});
+
+test.run();
