@@ -145,10 +145,15 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
   };
 
   function startWorker(work: WorkOptions, Worker: Opened['Worker'], connect: () => Redis): Worker {
-    /** Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error. */
+    /**
+     * Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error.
+     * The final record continues the execution's checkpoint, which keeps what ran and removes the open entry
+     * (left behind, it would show the execution running forever).
+     */
     const refuse = async ({ data, stalledCounter }: { data: RunJob; stalledCounter: number }) => {
       const { executionId, workflow, input, trigger } = data;
-      const record = await work.run({ workflow, input, trigger, executionId, refuse: crashedError(stalledCounter, 'worker') });
+      const resume = await work.unfinished(executionId);
+      const record = await work.run({ workflow, input, trigger, executionId, refuse: crashedError(stalledCounter, 'worker'), ...(resume ? { resume } : {}) });
       await replies.send(data.replyTo, { id: executionId, kind: 'end', record });
     };
     const worker = new Worker<RunJob>(
