@@ -101,8 +101,8 @@ export function createIntake(options: IntakeOptions): Intake {
     resumer,
     start() {
       started ??= webhooks.start().then(async (replayed) => {
-        // Queue mode: a dead worker's jobs come back through the queue, which resumes them itself.
-        if (!queue) await resumer.scan();
+        // The scan leaves queue jobs alone (the queue hands a dead worker's job to another worker).
+        await resumer.scan();
         return replayed;
       });
       return started;

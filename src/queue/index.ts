@@ -166,7 +166,8 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
         // key's) may name an execution whose job is long gone, so those are always looked up.
         const fresh = job.attemptsStarted <= 1 && !job.stalledCounter && startTimeOf(data.executionId) !== null;
         const done = fresh ? null : await work.finished(data.executionId);
-        if (done && FINISHED.has(done.status)) {
+        // A waiting execution is stored: its wait, not this job, continues it.
+        if (done && (FINISHED.has(done.status) || done.status === 'waiting')) {
           await reply({ id: data.executionId, kind: 'end', record: done });
           return { status: done.status };
         }
