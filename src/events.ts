@@ -26,8 +26,8 @@ export interface WeirEvents {
   'webhook:capture': { id: string; state: 'listening' | 'captured' | 'idle' };
   /** A durable webhook delivery could not run (its flow was unpublished meanwhile, or it failed to start). */
   'webhook:error': { executionId: string; workflowId: string; error: unknown };
-  /** An unfinished execution of a dead process could not be resumed. */
-  'execution:resume-error': { executionId: string; workflowId: string; error: unknown };
+  /** An unfinished execution of a dead process could not be resumed (no ids: the scan for them failed). */
+  'execution:resume-error': { executionId?: string; workflowId?: string; error: unknown };
   /** Schedules: a run started (`late`: ms after its due time), a run skipped (overlap), a flow that cannot be scheduled or run. */
   'schedule:fired': { workflowId: string; at: string; late: number };
   'schedule:skipped': { workflowId: string; at: string; reason: string };

@@ -100,9 +100,10 @@ export function createIntake(options: IntakeOptions): Intake {
     status: executionStatus({ tokens, executions: options.executions, pending: (id) => webhooks.pending(id) }),
     resumer,
     start() {
-      started ??= webhooks.start().then(async (replayed) => {
-        // The scan leaves queue jobs alone (the queue hands a dead worker's job to another worker).
-        await resumer.scan();
+      started ??= webhooks.start().then((replayed) => {
+        // In the background, so a host with many stored executions listens at once. The scan leaves queue
+        // jobs alone (the queue hands a dead worker's job to another worker).
+        resumer.scan().catch((error) => options.bus.emit('execution:resume-error', { error }));
         return replayed;
       });
       return started;
