@@ -21,7 +21,10 @@ import { createCluster, type Cluster } from './cluster/index.js';
 import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
 import { createCapture, type Capture } from './intake/capture.js';
 import { createIntake, type Intake } from './intake/intake.js';
-import { publicBase } from './host/serve-info.js';
+import { cachedPublicBase, publicBase } from './host/serve-info.js';
+import { createResumeTokens, createWaitStore, createWaits } from './waits/index.js';
+import { waitClaim } from './waits/claims.js';
+import type { Waits } from './types/waits.js';
 import type { NodeServices } from './types/node-services.js';
 import { logBus } from './logging/bus-log.js';
 import type { WeirLogger } from './logging/logger.js';
@@ -110,6 +113,11 @@ export interface Weir {
    * const { greeting } = await weir.executeFlow<{ greeting: string }>('hello', { name: 'Ada' })
    */
   executeFlow<T = unknown>(nameOrId: string, input?: unknown): Promise<T>;
+  /**
+   * Waiting executions (`wait` nodes): stored with their wake times; a started host wakes them and answers
+   * their resume URLs.
+   */
+  readonly waits: Waits;
   /** Redis coordination of several hosts (schedule slot claims, publish propagation); null on one host. */
   readonly cluster: Cluster | null;
   /** Closes storage drivers and anything else the instance opened, newest first. */
@@ -153,16 +161,24 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const capture = createCapture({ storage, workflows, bus });
   // `call_flow` runs through `run`, which needs the executor the services are given to.
   const services: NodeServices = { sandbox, network, kv, tables, objects, knowledge, run: (ref, input, runOptions) => run(ref, input, runOptions) };
-  const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks });
+  const waitStore = createWaitStore(storage.view('cloud', 'waits'));
+  const tokens = createResumeTokens({ store: waitStore, base: cachedPublicBase(home, config.publicUrl) });
+  const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, resumeUrl: tokens.url });
   const run = createRun({ workflows, executor });
   const intake = createIntake({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
+  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: (request) => executor.run(request), limiter: intake.limiter, bus, cluster, claim: waitClaim({ cluster, home }) });
+  // Around persistence: the config and tokens are stored before the waiting record, its wakes after it.
+  executor.hooks['execution:end'].unshift(waits.hooks.prepare);
+  executor.hooks['execution:end'].push(waits.hooks.register);
   const weir: Weir = {
     home, config, storage, bus, nodes, env, network, cluster,
     workflows, executions, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
     agents, projects, voiceAgents, capture,
     intake,
+    waits,
     executeFlow: <T>(ref: string, input?: unknown) => intake.events.executeFlow(ref, input) as Promise<T>,
     async close() {
+      await waits.stop();
       await intake.close();
       await tables.close();
       await sandbox.close();

@@ -31,6 +31,8 @@ export interface WeirExecutorOptions {
   secrets(): Readonly<Record<string, string>> | Promise<Record<string, string>>;
   services: NodeServices;
   checks: ConfigCheck[];
+  /** The URL that ends an execution's webhook wait (`$execution.resumeUrl`), made on first read. */
+  resumeUrl?(execution: { id: string; workflowId: string }): string;
 }
 
 /**
