@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Cluster } from '../cluster/index.js';
+import type { WeirError } from '../errors.js';
 import type { WeirBus } from '../events.js';
 import type { ExecutionRecord, RunOptions, RunState } from '../flow/types.js';
 import { fsProbe } from '../intake/changes.js';
@@ -157,7 +158,10 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
         if (!record || record.used) return null;
         if (options.claim && !(await options.claim(`resume.${token}`, Math.floor(now() / 60_000) * 60_000))) return null;
         if (record.issuedAt < (await store.ended(record.executionId))) return null;
-        const execution = await options.executions.get(record.executionId);
+        const execution = await options.executions.get(record.executionId).catch((err) => {
+          if ((err as WeirError).code === 'NOT_FOUND') return null;
+          throw err;
+        });
         // Not found anywhere yet: it runs in another process that has not stored it so far.
         if (execution && !ACTIVE.has(execution.status)) return null;
         await store.putEarly(record.executionId, { data: call, at: now() });
