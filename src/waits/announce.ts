@@ -8,12 +8,14 @@ const NOTE_TTL_MS = 60_000;
 /** How often a host looks for notes (on a probe that saw a change, or every fifth time without a probe). */
 const LOOK_MS = 1000;
 const CHANNEL = 'waits';
-/** `<written at>_<process>_<wake key>`. */
-const NOTE = /^(\d+)_([^_]+)_(.+)$/;
+/** New keys are gathered this long into one note. */
+const GATHER_MS = 50;
+/** `<written at>_<process>_<sequence>`, holding the keys as a JSON array. */
+const NOTE = /^(\d+)_([^_]+)_\d+$/;
 
 /** Options of {@link announcer}. */
 export interface AnnouncerOptions {
-  store: Pick<WaitStore, 'putNote' | 'notes' | 'removeNote'>;
+  store: Pick<WaitStore, 'putNote' | 'note' | 'notes' | 'removeNote'>;
   cluster: Pick<Cluster, 'publish' | 'subscribe'> | null;
   /** The folder the notes are files in (the fs driver), watched by `probe`. */
   probeDir?: string;
@@ -25,10 +27,11 @@ export interface AnnouncerOptions {
 /**
  * Tells the other processes on the same storage about new wakes, so a host's timer holds the waits that
  * other hosts and CLI runs created, not only its own: through Redis pub/sub in a cluster, else as short-lived
- * `new:` notes in storage that every host reads (on a change of their folder) and drops after a minute.
+ * `new:` notes in storage (the keys of 50 ms in one note) that every host reads on a change of their folder,
+ * and that are dropped after a minute. A note lost in a crash only delays the others until their next start.
  * @example
  * const announce = announcer({ store, cluster, probeDir, probe: fsProbe, add: (key) => timer.add(key, dueAtOf(key)) })
- * await announce.send(['1767225600000.exec_1.wait-1'])
+ * announce.send(['1767225600000.exec_1.wait-1'])
  */
 export function announcer(options: AnnouncerOptions) {
   const { store, cluster } = options;
@@ -36,6 +39,10 @@ export function announcer(options: AnnouncerOptions) {
   let stopListening: (() => Promise<void>) | null = null;
   // Notes already taken in, until they expire: each is added once.
   const seen = new Set<string>();
+  let pending: string[] = [];
+  let gathering: ReturnType<typeof setTimeout> | null = null;
+  let sequence = 0;
+  const writing = new Set<Promise<void>>();
 
   async function look(): Promise<void> {
     const before = Date.now() - NOTE_TTL_MS;
@@ -47,15 +54,26 @@ export function announcer(options: AnnouncerOptions) {
       if (!m || Number(m[1]) < before) await store.removeNote(note).catch(() => {});
       else if (m[2] !== self && !seen.has(note)) {
         seen.add(note);
-        options.add(m[3]);
+        for (const key of (await store.note(note)) ?? []) options.add(key);
       }
     }
   }
 
+  function flush(): void {
+    const keys = pending;
+    pending = [];
+    gathering = null;
+    const write = store.putNote(`${Date.now()}_${self}_${++sequence}`, keys).catch(() => {});
+    writing.add(write);
+    void write.finally(() => writing.delete(write));
+  }
+
   return {
-    async send(keys: string[]): Promise<void> {
-      if (cluster) await cluster.publish(CHANNEL, { from: self, keys });
-      else await Promise.all(keys.map((key) => store.putNote(`${Date.now()}_${self}_${key}`)));
+    /** Tells the others about new keys: at once through Redis, else in the next note (a write per 50 ms at most). */
+    send(keys: string[]): void {
+      if (cluster) return void cluster.publish(CHANNEL, { from: self, keys }).catch(() => {});
+      pending.push(...keys);
+      gathering ??= setTimeout(flush, GATHER_MS);
     },
     async listen(): Promise<void> {
       if (cluster) {
@@ -82,6 +100,11 @@ export function announcer(options: AnnouncerOptions) {
       stopListening = async () => clearInterval(timer);
     },
     async stop(): Promise<void> {
+      if (gathering) {
+        clearTimeout(gathering);
+        flush();
+      }
+      await Promise.all(writing);
       await stopListening?.();
       stopListening = null;
     },

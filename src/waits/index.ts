@@ -76,7 +76,7 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
     await Promise.all(dues.map((d) => store.addDue(d)));
     const keys = dues.map(dueKey);
     for (const key of keys) timer?.add(key, dueAtOf(key));
-    await announce.send(keys);
+    announce.send(keys);
   }
 
   /** Wakes a node at once (a resume call reached it): the key is stored first, so a crash still wakes it. */
@@ -135,9 +135,11 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
       });
       const t = timer;
       started = (async () => {
+        const from = performance.now();
         const keys = await store.dueKeys();
         for (const key of keys) t.add(key, dueAtOf(key));
         await announce.listen();
+        bus.emit('waits:loaded', { count: keys.length, ms: Math.round(performance.now() - from) });
         return keys.length;
       })();
       started.catch((error) => bus.emit('wait:error', { error }));

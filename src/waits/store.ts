@@ -78,7 +78,10 @@ export function createWaitStore(store: KeyValueStorage) {
     },
     removeEarly: (executionId: string) => store.removeItem(`early:${enc(executionId)}`),
     putEnded: (executionId: string, at: number) => store.setItem(`ended:${enc(executionId)}`, String(at)),
-    putNote: (note: string) => store.setItem(`new:${note}`, '1'),
+    putNote: (note: string, keys: string[]) => store.setItem(`new:${note}`, JSON.stringify(keys)),
+    async note(note: string): Promise<string[] | null> {
+      return parse<string[]>(await store.getItem(`new:${note}`));
+    },
     removeNote: (note: string) => store.removeItem(`new:${note}`),
     async notes(): Promise<string[]> {
       return (await store.getKeys('new:')).map((k) => k.slice(4));

@@ -3,7 +3,7 @@ import type { ExecutionRecord, RunOptions, Wake } from '../flow/types.js';
 import type { Limiter } from '../intake/limiter.js';
 import type { OpenExecutions } from '../resources/executions/index.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
-import { dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
+import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
 import type { WakeTimer } from './timer.js';
 
 /** A wake claimed by another host, or whose run failed to start, is looked at again after this long. */
@@ -45,6 +45,7 @@ export function dueOf(record: ExecutionRecord, nodeId: string): Due | null {
 export function createWaker(options: WakerOptions) {
   const { store, bus, now } = options;
   const running = new Set<string>();
+  const deferred = new Map<string, string[]>();
   const configs = new Map<string, FlowConfig>();
 
   async function configOf(record: ExecutionRecord): Promise<FlowConfig | null> {
@@ -79,7 +80,11 @@ export function createWaker(options: WakerOptions) {
   async function wake(key: string): Promise<void> {
     const due = parseDueKey(key);
     if (!due) return drop(key);
-    if (running.has(due.executionId)) return void retryLater(key);
+    if (running.has(due.executionId)) {
+      // It is being woken here (its run may have just reached another wait): look again once that is done.
+      deferred.set(due.executionId, [...(deferred.get(due.executionId) ?? []), key]);
+      return;
+    }
     running.add(due.executionId);
     try {
       const entry = await options.open.get(due.executionId);
@@ -123,6 +128,9 @@ export function createWaker(options: WakerOptions) {
       retryLater(key);
     } finally {
       running.delete(due.executionId);
+      const later = deferred.get(due.executionId);
+      deferred.delete(due.executionId);
+      for (const k of later ?? []) options.timer()?.add(k, dueAtOf(k));
     }
   }
 
