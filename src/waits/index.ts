@@ -14,7 +14,7 @@ import { announcer } from './announce.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
 import { createWakeTimer, type WakeTimer } from './timer.js';
 import type { ResumeTokens } from './tokens.js';
-import { createWaker, dueOf } from './wake.js';
+import { createWaker, dueOf, LEAD_MS } from './wake.js';
 
 export { createWaitStore, type WaitStore } from './store.js';
 export { createResumeTokens, type ResumeTokens } from './tokens.js';
@@ -125,6 +125,7 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
       timer = createWakeTimer({
         clock: options.clock,
         ready: () => inflight < WAKES_AT_ONCE,
+        leadMs: LEAD_MS,
         due(key) {
           inflight++;
           void waker.wake(key).finally(() => {

@@ -16,6 +16,8 @@ export interface WakeTimerOptions {
   due(key: string, at: number): void;
   /** False holds due keys back (wakes in flight are at their bound); `resume()` goes on. */
   ready(): boolean;
+  /** Release keys this many ms before their time (default 0). */
+  leadMs?: number;
   clock?: Clock;
 }
 
@@ -29,6 +31,7 @@ export interface WakeTimerOptions {
  */
 export function createWakeTimer(options: WakeTimerOptions) {
   const clock = options.clock ?? realClock;
+  const lead = options.leadMs ?? 0;
   const heap = createHeap<{ at: number; key: string }>((x) => x.at);
   const live = new Set<string>();
   let timer: unknown = null;
@@ -46,7 +49,7 @@ export function createWakeTimer(options: WakeTimerOptions) {
     if (timer !== null && armedAt <= top.at) return;
     if (timer !== null) clock.clearTimer(timer);
     armedAt = top.at;
-    timer = clock.setTimer(tick, Math.min(MAX_DELAY, Math.max(0, top.at - clock.now())));
+    timer = clock.setTimer(tick, Math.min(MAX_DELAY, Math.max(0, top.at - lead - clock.now())));
   }
 
   function tick(): void {
@@ -57,7 +60,7 @@ export function createWakeTimer(options: WakeTimerOptions) {
 
   /** Hands out the keys that are due, as long as the consumer is ready, then re-arms for the next. */
   function release(): void {
-    const now = clock.now();
+    const now = clock.now() + lead;
     for (;;) {
       dropStale();
       const top = heap.peek();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WeirBus } from '../events.js';
 import type { ExecutionRecord, RunOptions, Wake } from '../flow/types.js';
 import type { Limiter } from '../intake/limiter.js';
@@ -6,6 +7,11 @@ import type { FlowConfig } from '../resources/workflows/types.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
 import type { WakeTimer } from './timer.js';
 
+/**
+ * Keys are released this long before their time, so reading the execution and claiming its wake happen
+ * before it rather than making every wake that late; the run itself never starts before the time.
+ */
+export const LEAD_MS = 50;
 /** A wake claimed by another host, or whose run failed to start, is looked at again after this long. */
 export const RETRY_MS = 30_000;
 const CONFIG_CACHE = 200;
@@ -95,6 +101,10 @@ export function createWaker(options: WakerOptions) {
         const attempt = Math.floor(now() / RETRY_MS) * RETRY_MS;
         if (!(await options.claim(`${record.id}.${due.nodeId}.${node.startedAt}`, attempt))) return void retryLater(key);
       }
+      const config = await configOf(record);
+      // Released a little ahead of time (see LEAD_MS): the reads above are done, the run starts on the dot.
+      // A timer may fire a millisecond before the clock reads its time: sleep until it does.
+      for (let ahead = due.at - now(); ahead > 0; ahead = due.at - now()) await sleep(ahead);
       const found = await wakeOf(record, due.nodeId);
       if (!found) {
         // Woken before its time (a call's wake that another one took): its own time is in the index.
@@ -102,7 +112,6 @@ export function createWaker(options: WakerOptions) {
         if (own && dueKey(own) !== key) return await drop(key);
         return void options.timer()?.add(key, own?.at ?? now() + RETRY_MS);
       }
-      const config = await configOf(record);
       if (!config) {
         bus.emit('wait:error', { executionId: record.id, nodeId: due.nodeId, error: new Error(`the config of workflow ${record.workflowId} (hash ${record.hash}) is not stored`) });
         return await drop(key);

@@ -85,10 +85,10 @@ test('1,000 executions waiting in one weir wake in the order of their times', as
   assert.ok(records.every((r) => r.status === 'success'));
   const due = (r: (typeof records)[number]) => Date.parse(r.nodes['wait-1'].startedAt!) + (r.input as { ms: number }).ms;
   for (const r of records) assert.ok(Date.parse(r.nodes['set-1'].startedAt!) >= due(r), 'never early');
-  // Wakes run side by side (their reads overlap), so two due within a few ms may start in either order.
+  // Wakes run side by side (their reads overlap), so two due close together may start in either order.
   const dueOf = new Map(records.map((r) => [r.id, due(r)]));
   const order = woken.map((id) => dueOf.get(id)!);
-  const outOfOrder = order.filter((at, i) => i > 0 && at < order[i - 1] - 20);
+  const outOfOrder = order.filter((at, i) => i > 0 && at < order[i - 1] - 50);
   assert.is(outOfOrder.length, 0, 'woken in the order of their times');
   assert.is(weir.waits.size, 0);
   await weir.close();
