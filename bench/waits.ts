@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as Weir from '../src/index.js';
-import { percentile, report } from './_stats.js';
+import { median, percentile, report } from './_stats.js';
 
 const out = process.env.WEIR_OUT ?? 'dist';
 const { createWeir } = (await import(`../${out}/index.js`)) as typeof Weir;
@@ -100,18 +100,29 @@ try {
   await weir.close();
   console.log(`      setup: ${WAITING} waiting executions stored in ${(setupMs / 1000).toFixed(1)} s`);
 
-  const bare = serve(empty);
-  await bare.listening;
-  await bare.loaded;
-  const bareRss = bare.rss();
-  const bareListening = (await bare.listening).listeningMs;
-  await bare.stop();
-
-  const host = serve(home);
-  const { url, listeningMs } = await host.listening;
+  // Spawn-to-listening times of a host on an empty home and on the one with the waits, alternated (a busy
+  // machine's noise falls on both); the last host stays up for the rest.
+  const bareTimes: number[] = [];
+  const loadedTimes: number[] = [];
+  let bareRss = 0;
+  let host!: ReturnType<typeof serve>;
+  for (let round = 0; round < 3; round++) {
+    const bare = serve(empty);
+    bareTimes.push((await bare.listening).listeningMs);
+    await bare.loaded;
+    bareRss = bare.rss();
+    await bare.stop();
+    host = serve(home);
+    loadedTimes.push((await host.listening).listeningMs);
+    await host.loaded;
+    if (round < 2) await host.stop();
+  }
+  const { url } = await host.listening;
+  const listeningMs = median(loadedTimes);
+  const bareListening = median(bareTimes);
   const loaded = await host.loaded;
   const rss = host.rss();
-  report({ name: `weir serve to listening, ${loaded.count} waits`, weir: `${listeningMs.toFixed(0)} ms`, baseline: `${bareListening.toFixed(0)} ms (none)`, ratio: listeningMs / bareListening, target: '<= 1.5x (index loads after)', ok: listeningMs <= bareListening * 1.5 });
+  report({ name: `weir serve to listening (median of 3), ${loaded.count} waits`, weir: `${listeningMs.toFixed(0)} ms`, baseline: `${bareListening.toFixed(0)} ms (none)`, ratio: listeningMs / bareListening, target: '<= 1.5x (index loads after)', ok: listeningMs <= bareListening * 1.5 });
   console.log(`      wake index of ${loaded.count} loaded ${loaded.ms} ms after start of loading (${loaded.at.toFixed(0)} ms after spawn)`);
   report({ name: `host RSS holding ${loaded.count} waits`, weir: `${rss.toFixed(0)} MB`, baseline: `${bareRss.toFixed(0)} MB (none)`, ratio: rss / bareRss, target: 'reported (per wait below)', ok: true });
   console.log(`      ${(((rss - bareRss) * 1024 * 1024) / Math.max(1, loaded.count)).toFixed(0)} bytes of RSS per waiting execution; the timer keeps ${(await retainedPerWait(WAITING || 1000)).toFixed(0)} heap bytes per wait`);

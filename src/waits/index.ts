@@ -23,6 +23,8 @@ export type { Waits, ResumeCall } from '../types/waits.js';
 
 /** Wakes started at once; more wait in the heap (a restart after a long stop wakes its backlog in steps). */
 const WAKES_AT_ONCE = 64;
+/** Wake keys added to the heap per event-loop turn while the index loads. */
+const LOAD_SLICE = 5000;
 const ACTIVE = new Set(['queued', 'running', 'waiting']);
 
 /** Options of {@link createWaits}. */
@@ -136,9 +138,14 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
       });
       const t = timer;
       started = (async () => {
+        // After the host's own start (it opens its port meanwhile), in slices that leave the loop free.
+        await new Promise((resolve) => setImmediate(resolve));
         const from = performance.now();
         const keys = await store.dueKeys();
-        for (const key of keys) t.add(key, dueAtOf(key));
+        for (let i = 0; i < keys.length; i += LOAD_SLICE) {
+          for (const key of keys.slice(i, i + LOAD_SLICE)) t.add(key, dueAtOf(key));
+          if (i + LOAD_SLICE < keys.length) await new Promise((resolve) => setImmediate(resolve));
+        }
         await announce.listen();
         bus.emit('waits:loaded', { count: keys.length, ms: Math.round(performance.now() - from) });
         return keys.length;
