@@ -25,6 +25,8 @@ export type { Waits, ResumeCall } from '../types/waits.js';
 const WAKES_AT_ONCE = 64;
 /** Wake keys added to the heap per event-loop turn while the index loads. */
 const LOAD_SLICE = 5000;
+/** How often a host reads the whole index again. */
+const RESCAN_MS = 5 * 60_000;
 const ACTIVE = new Set(['queued', 'running', 'waiting']);
 
 /** Options of {@link createWaits}. */
@@ -64,6 +66,7 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
   let timer: WakeTimer | null = null;
   let started: Promise<number> | null = null;
   let inflight = 0;
+  let rescan: ReturnType<typeof setInterval> | null = null;
   const waker = createWaker({ store, open: options.executions.open, execute: options.execute, limiter: options.limiter, bus, timer: () => timer, claim: options.claim, now });
   const announce = announcer({ store, cluster: options.cluster, probeDir: options.storage.dir('cloud') ? join(options.storage.dir('cloud')!, 'waits', 'new') : undefined, probe: fsProbe, add: (key) => timer?.add(key, dueAtOf(key)) });
 
@@ -72,6 +75,16 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
     void p.finally(() => starting.delete(p)).catch(() => {});
     return p;
   };
+
+  /** Adds every stored wake key to the timer (those it holds stay as they are); resolves with how many. */
+  async function load(t: WakeTimer): Promise<number> {
+    const keys = await store.dueKeys();
+    for (let i = 0; i < keys.length; i += LOAD_SLICE) {
+      for (const key of keys.slice(i, i + LOAD_SLICE)) t.add(key, dueAtOf(key));
+      if (i + LOAD_SLICE < keys.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return keys.length;
+  }
 
   async function addDues(dues: Due[]): Promise<void> {
     if (!dues.length) return;
@@ -141,14 +154,13 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
         // After the host's own start (it opens its port meanwhile), in slices that leave the loop free.
         await new Promise((resolve) => setImmediate(resolve));
         const from = performance.now();
-        const keys = await store.dueKeys();
-        for (let i = 0; i < keys.length; i += LOAD_SLICE) {
-          for (const key of keys.slice(i, i + LOAD_SLICE)) t.add(key, dueAtOf(key));
-          if (i + LOAD_SLICE < keys.length) await new Promise((resolve) => setImmediate(resolve));
-        }
+        const count = await load(t);
         await announce.listen();
-        bus.emit('waits:loaded', { count: keys.length, ms: Math.round(performance.now() - from) });
-        return keys.length;
+        // A wait whose announcement was lost (its host died at that moment) is found by the next full read.
+        rescan = setInterval(() => void load(t).catch((error) => bus.emit('wait:error', { error })), RESCAN_MS);
+        rescan.unref();
+        bus.emit('waits:loaded', { count, ms: Math.round(performance.now() - from) });
+        return count;
       })();
       started.catch((error) => bus.emit('wait:error', { error }));
       return started;
@@ -156,6 +168,7 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
 
     async stop() {
       timer?.stop();
+      if (rescan) clearInterval(rescan);
       await announce.stop();
       await Promise.all(starting);
     },

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createWeir } from '../../src/index.js';
 import { chain } from '../host/_helpers.js';
 import { flow } from '../_utils.js';
-import { clusterHome, dropRedisPrefix, publishFlow, startHost, uniqueName, until } from './_scale.js';
+import { clusterHome, dropRedisPrefix, publishFlow, REDIS_URL, startHost, uniqueName, until } from './_scale.js';
 
 const prefix = uniqueName('waits');
 
@@ -48,8 +48,15 @@ test('cluster: every wait wakes exactly once across two hosts, and a killed host
     await until('the waits to end', async () => (await Promise.all(both.map(status))).every((s) => s === 'success'), 20_000);
     for (const id of both) assert.is(hits.get(id), 1, `${id} woke once`);
 
+    // What the hosts tell each other of new waits, heard here too: A dies only once it has told B.
+    const told: string[] = [];
+    const { Redis } = await import('ioredis');
+    const listener = new Redis(REDIS_URL);
+    listener.on('message', (_channel: string, text: string) => told.push(...(JSON.parse(text) as { keys: string[] }).keys));
+    await listener.subscribe(`${prefix}:waits`);
     const orphans = await Promise.all(Array.from({ length: 4 }, () => post(a.url!)));
-    await until('the waits to be stored', async () => (await Promise.all(orphans.map(status))).every((s) => s === 'waiting'), 5000);
+    await until('the waits to be announced', async () => orphans.every((id) => told.some((key) => key.includes(id))), 5000);
+    await listener.quit();
     await a.stop('SIGKILL');
     await until('the other host to wake them', async () => (await Promise.all(orphans.map(status))).every((s) => s === 'success'), 20_000);
     for (const id of orphans) assert.is(hits.get(id), 1, `${id} woke once`);
