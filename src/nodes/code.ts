@@ -35,7 +35,11 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   },
 });
 
-/** `$execution` of a Code node: the resume URL only when the code names it, since making one stores a token. */
-function executionGlobal(variables: ExecutionVariables, code: string): ExecutionVariables {
+/**
+ * `$execution` of a Code node, for code that names it (globals cost a copy into the sandbox); the resume URL
+ * only when the code names it too, since making one stores a token.
+ */
+function executionGlobal(variables: ExecutionVariables, code: string): ExecutionVariables | undefined {
+  if (!code.includes('$execution')) return undefined;
   return code.includes('resumeUrl') ? { id: variables.id, resumeUrl: variables.resumeUrl } : { id: variables.id };
 }

@@ -17,7 +17,7 @@ export interface ResumeCall {
 export interface Waits {
   /** Loads the wake index in the background and arms the timer; resolves when the index is loaded. */
   start(): Promise<number>;
-  /** Stops the timer and waits for the wakes being started (their runs drain through the host's limiter). */
+  /** Stops the timer and waits for the wakes under way, their runs included. */
   stop(): Promise<void>;
   /**
    * Uses a resume token: resumes its execution's webhook wait with `call` (or keeps the call for the wait the

@@ -143,7 +143,7 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
         leadMs: LEAD_MS,
         due(key) {
           inflight++;
-          void waker.wake(key).finally(() => {
+          void track(waker.wake(key)).finally(() => {
             inflight--;
             timer?.resume();
           });
