@@ -32,7 +32,6 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
   on('schedule:skipped', (e) => logger.warn({ flowId: e.workflowId, at: e.at, reason: e.reason }, 'schedule slot skipped'));
   on('webhook:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'webhook delivery error'));
   on('wait:error', (e) => logger.error({ exec: e.executionId, node: e.nodeId, error: messageOf(e.error) }, 'wait error'));
-  on('waits:loaded', (e) => logger.info({ count: e.count, ms: e.ms }, `waits: ${e.count} waiting executions loaded`));
   on('telephony:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, trigger: e.trigger, error: messageOf(e.error) }, 'telephony error'));
   if (debug) {
     on('execution:log', (e) => logger.debug({ flowId: e.workflowId, exec: e.executionId, node: e.nodeId, logLevel: e.level, text: e.message }, 'node log'));
