@@ -32,6 +32,10 @@ export interface WeirEvents {
   'schedule:fired': { workflowId: string; at: string; late: number };
   'schedule:skipped': { workflowId: string; at: string; reason: string };
   'schedule:error': { workflowId: string; error: unknown };
+  /** Waits: one ended (`late`: ms after its due time), one could not be woken, a host loaded its wake index. */
+  'wait:woken': { executionId: string; nodeId: string; late: number };
+  'wait:error': { executionId?: string; nodeId?: string; error: unknown };
+  'waits:loaded': { count: number; ms: number };
   [event: string]: unknown;
   [event: symbol]: unknown;
 }

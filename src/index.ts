@@ -30,6 +30,7 @@ export {
 } from './host/index.js';
 export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './nodes/index.js';
 export type { NodeServices, RunWorkflow } from './types/node-services.js';
+export type { Waits, ResumeCall } from './types/waits.js';
 export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
 export { resolveHome, loadConfig, type WeirConfig } from './config.js';
 export type { WeirEvents, WeirBus } from './events.js';

@@ -26,7 +26,10 @@ import { createCluster, type Cluster } from './cluster/index.js';
 import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
 import { createCapture, type Capture } from './intake/capture.js';
 import { createIntake, type Intake } from './intake/intake.js';
-import { publicBase } from './host/serve-info.js';
+import { cachedPublicBase, publicBase } from './host/serve-info.js';
+import { createResumeTokens, createWaitStore, createWaits } from './waits/index.js';
+import { waitClaim } from './waits/claims.js';
+import type { Waits } from './types/waits.js';
 import type { NodeServices } from './types/node-services.js';
 import { logBus } from './logging/bus-log.js';
 import type { WeirLogger } from './logging/logger.js';
@@ -118,6 +121,11 @@ export interface Weir {
    * const { greeting } = await weir.executeFlow<{ greeting: string }>('hello', { name: 'Ada' })
    */
   executeFlow<T = unknown>(nameOrId: string, input?: unknown): Promise<T>;
+  /**
+   * Waiting executions (`wait` nodes): stored with their wake times; a started host wakes them and answers
+   * their resume URLs.
+   */
+  readonly waits: Waits;
   /** Redis coordination of several hosts (schedule slot claims, publish propagation); null on one host. */
   readonly cluster: Cluster | null;
   /** Closes storage drivers and anything else the instance opened, newest first. */
@@ -165,9 +173,15 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe: cloudProbe(storage, ['executions/cancel']), cluster });
   const running = createRunningExecutions({ onBusy: (busy) => cancelWatch.busy(busy) });
   const cancelWatch = requests.follow((id) => running.cancel(id) !== null);
-  const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, running });
+  const waitStore = createWaitStore(storage.view('cloud', 'waits'));
+  const tokens = createResumeTokens({ store: waitStore, base: cachedPublicBase(home, config.publicUrl) });
+  const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, running, resumeUrl: tokens.url });
   const run = createRun({ workflows, executor });
   const intake = createIntake({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
+  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: (request) => executor.run(request), limiter: intake.limiter, bus, cluster, claim: waitClaim({ cluster, home }) });
+  // Around persistence: the config and tokens are stored before the waiting record, its wakes after it.
+  executor.hooks['execution:end'].unshift(waits.hooks.prepare);
+  executor.hooks['execution:end'].push(waits.hooks.register);
   const mask = async (record: ExecutionRecord) => {
     const values = Object.values(await secrets.valuesNow());
     return values.length ? createMasker(values).record(record) : record;
@@ -180,8 +194,10 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
     workflows, executions: { ...executions, ...control }, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
     agents, projects, voiceAgents, capture,
     intake,
+    waits,
     executeFlow: <T>(ref: string, input?: unknown) => intake.events.executeFlow(ref, input) as Promise<T>,
     async close() {
+      await waits.stop();
       await intake.close();
       await cancelWatch.close();
       await tables.close();

@@ -194,7 +194,9 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     const id = node.info.id;
     const before = prior?.[id];
     if (before) {
-      if (before.status === 'waiting' && wake?.nodeId === id) {
+      if (before.status === 'waiting') {
+        // Another node's wait ended: this one keeps waiting for what it waited for (a time is not moved on).
+        if (wake?.nodeId !== id) return suspend(node, before.wait!, before.startedAt!);
         if (wake.error) return fail(node, null, before.startedAt!, wake.error);
         return succeed(node, wake.data === undefined ? inbox[node.index] : wake.data, before.startedAt!);
       }

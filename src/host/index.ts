@@ -5,6 +5,7 @@ import { cloudProbe, createFreshness } from '../intake/changes.js';
 import { createScheduler, type Clock, type Scheduler } from '../intake/schedule.js';
 import type { Workflows } from '../resources/workflows/index.js';
 import type { Storages } from '../storage/index.js';
+import type { Waits } from '../types/waits.js';
 import { createHandler } from './handle.js';
 import { selectRoutes, type RouteDeps, type RouteGroup } from './routes/index.js';
 import type { HostRequest, HostResponse } from './types.js';
@@ -28,6 +29,7 @@ export interface HostDeps extends RouteDeps {
   workflows: Pick<Workflows, 'listPublished'>;
   cluster: Pick<Cluster, 'follow' | 'claim'> | null;
   intake: RouteDeps['intake'] & Pick<Intake, 'start' | 'close'>;
+  waits: RouteDeps['waits'] & Pick<Waits, 'start' | 'stop'>;
 }
 
 /** Options of {@link createHost}. */
@@ -53,7 +55,7 @@ export interface Host {
   handle(req: HostRequest): Promise<HostResponse>;
   /** True when a route answers this method and path (an embedding app passes the others on). */
   owns(method: string, path: string): boolean;
-  /** Replays unfinished deliveries and starts the schedules; resolves with the number replayed. */
+  /** Replays unfinished deliveries, starts the schedules and the waits; resolves with the number replayed. */
   start(): Promise<{ replayed: number }>;
   /** Stops the schedules and waits for every execution in flight. */
   close(): Promise<void>;
@@ -135,6 +137,8 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
       // Other hosts' publish/unpublish events reach this bus (schedules re-sync at once).
       await weir.cluster?.follow();
       const replayed = await weir.intake.start();
+      // The wake index loads in the background: listening does not wait for a hundred thousand waits.
+      void weir.waits.start().catch(onError);
       if (scheduler) {
         await scheduler.sync();
         watch();
@@ -145,6 +149,7 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
       stops.forEach((stop) => stop());
       scheduler?.stop();
       await syncing;
+      await weir.waits.stop();
       await weir.intake.close();
     },
     scheduler,

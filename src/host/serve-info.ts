@@ -47,3 +47,23 @@ export function publicBase(home: string | undefined, publicUrl?: string): string
   const base = running?.publicUrl ?? publicUrl ?? running?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`;
   return base.replace(/\/+$/, '');
 }
+
+/**
+ * {@link publicBase} for hot paths (a URL per execution): the running host's record is read at most once
+ * per `ttlMs`, so a host started or stopped meanwhile is seen within that time.
+ * @example
+ * const base = cachedPublicBase(home, config.publicUrl)
+ * `${base()}/resume/${token}`
+ */
+export function cachedPublicBase(home: string | undefined, publicUrl?: string, ttlMs = 1000): () => string {
+  let url = '';
+  let readAt = -Infinity;
+  return () => {
+    const now = performance.now();
+    if (now - readAt >= ttlMs) {
+      url = publicBase(home, publicUrl);
+      readAt = now;
+    }
+    return url;
+  };
+}

@@ -68,9 +68,11 @@ const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void): RunOpti
 
 const orNull = (r: unknown) => r ?? null;
 
-/** The outcome of a finished execution that reached no Respond node: its result, or its error. */
+/** The outcome of an execution that ended, or began waiting, before any Respond node: its result, 202 while it waits, or its error. */
 export function executionOutcome(record: FinishedRecord, wrap: (result: unknown) => unknown = orNull): Outcome {
   if (record.status === 'success') return { status: 200, body: wrap(record.result) };
+  // It waits (stored) before answering: the caller learns so at once instead of holding on until a 504.
+  if (record.status === 'waiting') return { status: 202, body: { executionId: record.id, status: 'waiting' } };
   const e = record.error ?? {};
   const status = typeof e.status === 'number' && e.status >= 400 && e.status <= 599 ? e.status : 500;
   return { status, body: { error: { code: e.code ?? 'EXECUTION_FAILED', message: e.message ?? `execution ${record.status}` } } };

@@ -32,10 +32,12 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
   on('schedule:skipped', (e) => logger.warn({ flowId: e.workflowId, at: e.at, reason: e.reason }, 'schedule slot skipped'));
   on('webhook:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'webhook delivery error'));
   on('execution:resume-error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'execution could not resume'));
+  on('wait:error', (e) => logger.error({ exec: e.executionId, node: e.nodeId, error: messageOf(e.error) }, 'wait error'));
   on('telephony:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, trigger: e.trigger, error: messageOf(e.error) }, 'telephony error'));
   if (debug) {
     on('execution:log', (e) => logger.debug({ flowId: e.workflowId, exec: e.executionId, node: e.nodeId, logLevel: e.level, text: e.message }, 'node log'));
     on('schedule:fired', (e) => logger.debug({ flowId: e.workflowId, at: e.at, late: e.late }, 'schedule fired'));
+    on('wait:woken', (e) => logger.debug({ exec: e.executionId, node: e.nodeId, late: e.late }, 'wait ended'));
   }
   if (logger.isLevelEnabled('trace')) {
     on('execution:start', (e) => logger.trace({ flow: e.workflowName, flowId: e.workflowId, exec: e.executionId, trigger: e.trigger }, 'execution start'));

@@ -1,11 +1,12 @@
 import { check, defineNode, type Problem } from './define.js';
 import { service } from './resources/common.js';
+import type { ExecutionVariables } from '../flow/types.js';
 
 /**
  * `{"code": "<JS function body>"}`, run in the QuickJS sandbox (`weir.sandbox`) with `$input`
  * (the trigger input), `$node`, `$env`, `$now` and `$crypto`. The return value (JSON) is the node's data; a
  * throw fails the node, and a numeric `status` on the thrown error becomes the HTTP answer's status.
- * The node's `timeoutMs` lowers the CPU limit for this node. `console.log`, `.info`, `.warn` and `.error`
+ * `$execution` holds `id` and, when the code mentions it, `resumeUrl`. The node's `timeoutMs` lowers the CPU limit for this node. `console.log`, `.info`, `.warn` and `.error`
  * lines go to the node's `logs` in the execution record.
  * @example
  * { "id": "code-1", "type": "code", "config": { "code": "return { total: $input.items.length }" } }
@@ -22,7 +23,7 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   },
   run(ctx) {
     return service(ctx, 'sandbox').run(ctx.config.code, {
-      globals: { $input: ctx.execution.input, $node: ctx.execution.nodes, $env: ctx.env, $now: new Date().toISOString() },
+      globals: { $input: ctx.execution.input, $node: ctx.execution.nodes, $env: ctx.env, $now: new Date().toISOString(), $execution: executionGlobal(ctx.execution.variables, ctx.config.code) },
       cpuMs: ctx.config.timeoutMs,
       signal: ctx.signal,
       log: (message, level) => ctx.log(message, undefined, level),
@@ -33,3 +34,12 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
     });
   },
 });
+
+/**
+ * `$execution` of a Code node, for code that names it (globals cost a copy into the sandbox); the resume URL
+ * only when the code names it too, since making one stores a token.
+ */
+function executionGlobal(variables: ExecutionVariables, code: string): ExecutionVariables | undefined {
+  if (!code.includes('$execution')) return undefined;
+  return code.includes('resumeUrl') ? { id: variables.id, resumeUrl: variables.resumeUrl } : { id: variables.id };
+}

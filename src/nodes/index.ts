@@ -11,6 +11,7 @@ import { callFlowNode } from './call-flow.js';
 import { codeNode } from './code.js';
 import { conditionNode } from './condition.js';
 import { delayNode } from './delay.js';
+import { waitNode } from './wait.js';
 import { httpRequestNode } from './http-request.js';
 import { respondNode } from './respond.js';
 import { setNode } from './set.js';
@@ -39,6 +40,7 @@ export const builtinNodes: NodeDefinition<any>[] = [
   respondNode,
   httpRequestNode,
   delayNode,
+  waitNode,
   callFlowNode,
   kvGetNode,
   kvSetNode,

@@ -9,10 +9,10 @@ const examples = [...readFileSync(join(ROOT, 'docs/flows.md'), 'utf8').matchAll(
 const flows = examples.filter((e) => Array.isArray(e.nodes));
 const schemas = examples.filter((e) => Array.isArray(e.columns));
 
-test('docs/flows.md holds flow configs for the full example, the nodes and every schedule form, and a schema', () => {
+test('docs/flows.md holds flow configs for the full example, the nodes, a wait and every schedule form, and a schema', () => {
   assert.is(examples.length, flows.length + schemas.length, 'every JSON example is a flow config or a schema');
   const triggers = flows.map((f) => f.nodes[0].config?.scheduleType ?? f.nodes[0].type);
-  assert.equal(triggers, ['webhook_trigger', 'webhook_trigger', 'interval', 'cron', 'daily', 'weekly']);
+  assert.equal(triggers, ['webhook_trigger', 'webhook_trigger', 'webhook_trigger', 'interval', 'cron', 'daily', 'weekly']);
   assert.is(schemas.length, 1);
 });
 

@@ -108,6 +108,9 @@ export const executionCommands: CommandSpec[] = [
       const weir = await ctx.weir();
       const r = await weir.run(ctx.args['workflow-id']!, input, { published: !!ctx.flags.published, trigger: 'manual' });
       if (r.status === 'success') return { data: { executionId: r.id, status: r.status, result: r.result }, text: json(r.result) };
+      if (r.status === 'waiting') {
+        return { data: { executionId: r.id, status: r.status }, text: `execution ${r.id} is waiting: a running \`weir serve\` on this home continues it (see \`weir workflows execution ${r.id}\`)` };
+      }
       if (ctx.json) return { data: { executionId: r.id, status: r.status, error: r.error }, exitCode: 1 };
       throw new WeirError('EXECUTION_FAILED', `execution ${r.id} ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error?.node ? ` at ${r.error.node}` : ''}: ${r.error?.message ?? r.status}`, {
         hints: [`run \`weir workflows execution ${r.id}\` to see each node's output`],

@@ -9,6 +9,8 @@ import { executionStatusRoutes } from './executions.js';
 import { interfaceEventRoutes, webhookRoutes } from './intake.js';
 import { interfaceRoutes } from './interfaces.js';
 import { knowledgeRoutes } from './knowledge.js';
+import { resumeRoutes } from './resume.js';
+import type { Waits } from '../../types/waits.js';
 import { telephonyRoutes, type TelephonyDeps } from './telephony.js';
 
 /** What the routes use of a weir instance. */
@@ -19,6 +21,7 @@ export interface RouteDeps {
   interfaces: Parameters<typeof interfaceRoutes>[0];
   knowledge: Pick<Knowledge, 'byToken' | 'open'>;
   voiceAgents: TelephonyDeps['voiceAgents'];
+  waits: Pick<Waits, 'resume'>;
 }
 
 /**
@@ -34,6 +37,8 @@ const routeGroups = {
   webhooks: (d: RouteDeps) => webhookRoutes(d.intake.webhooks),
   /** `GET /executions/:token` (the status URLs of webhook answers) */
   executions: (d: RouteDeps) => executionStatusRoutes(d.intake),
+  /** `/resume/:token` (any method: ends an execution's webhook wait) */
+  resume: (d: RouteDeps) => resumeRoutes(d.waits),
   /** `POST /api/flows/:ref` (interface events, the browser client's `callFlow`) */
   api: (d: RouteDeps) => interfaceEventRoutes(d.intake.events),
   /** `GET /i/:name/*` (deployed interfaces) */
@@ -44,7 +49,7 @@ const routeGroups = {
   knowledge: (d: RouteDeps) => knowledgeRoutes(d.knowledge),
 } satisfies Record<string, (deps: RouteDeps) => Route[]>;
 
-/** The name of a route group: `healthz`, `client`, `webhooks`, `executions`, `api`, `interfaces`, `telephony`, `knowledge`. */
+/** The name of a route group: `healthz`, `client`, `webhooks`, `executions`, `resume`, `api`, `interfaces`, `telephony`, `knowledge`. */
 export type RouteGroup = keyof typeof routeGroups;
 
 /** Every route group, in match order. */
