@@ -64,7 +64,7 @@ function serve(home: string) {
 
 /** Heap bytes the wake timer keeps per wait (measured here: the host's RSS also holds what loading left behind). */
 async function retainedPerWait(n: number): Promise<number> {
-  const { createWakeTimer } = await import('../src/waits/timer.js');
+  const { createWakeTimer } = await import('../src/util/wake-timer.js');
   global.gc!();
   const before = process.memoryUsage().heapUsed;
   const timer = createWakeTimer({ ready: () => true, due: () => {} });

@@ -1,26 +1,12 @@
 import type { ScheduleConfig } from '../nodes/triggers/schedule.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
-import { createHeap } from '../util/heap.js';
+import { createWakeTimer, type Clock } from '../util/wake-timer.js';
 import type { WeirBus } from '../events.js';
 import type { Workflows } from '../resources/workflows/index.js';
 import type { Storages } from '../storage/index.js';
 import { compileTiming, type Timing } from './schedule-time.js';
 
-/** A clock the scheduler reads and arms; tests pass a fake one. */
-export interface Clock {
-  now(): number;
-  setTimer(fn: () => void, ms: number): unknown;
-  clearTimer(handle: unknown): void;
-}
-
-const realClock: Clock = {
-  now: Date.now,
-  setTimer: (fn, ms) => setTimeout(fn, ms),
-  clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
-/** setTimeout holds at most ~24.8 days; longer waits re-arm on the way. */
-const MAX_DELAY = 2 ** 31 - 1;
+export type { Clock } from '../util/wake-timer.js';
 
 interface Entry {
   flow: PublishedWorkflow;
@@ -48,8 +34,8 @@ export interface SchedulerOptions {
 export type Scheduler = ReturnType<typeof createScheduler>;
 
 /**
- * Runs published flows with a schedule trigger, inside `weir serve`. One timer serves every flow: a
- * min-heap holds each flow's next due time and the timer is armed for the earliest. A flow does not overlap
+ * Runs published flows with a schedule trigger, inside `weir serve`. One timer serves every flow: the wake
+ * timer holds each flow's next due time and is armed for the earliest. A flow does not overlap
  * itself unless `allowOverlap`; runs missed while no host ran are skipped, or with `catchUp` the last one
  * runs at start. Last-run times live in cloud storage (`schedule-state`). `sync()` re-reads the published
  * flows (the host calls it on publish/unpublish events and storage changes).
@@ -60,41 +46,21 @@ export type Scheduler = ReturnType<typeof createScheduler>;
  */
 export function createScheduler(options: SchedulerOptions) {
   const { bus, fire } = options;
-  const clock = options.clock ?? realClock;
   const state = options.storage.view('cloud', 'schedule-state');
   const entries = new Map<string, Entry>();
-  const heap = createHeap<{ id: string; at: number }>((x) => x.at);
   const running = new Map<string, number>();
-  let timer: unknown = null;
-  let armedAt = Infinity;
-  let stopped = false;
+  // The wake timer the waits use: one heap of `<slot> <flow id>` keys, one timer armed for the earliest.
+  const timer = createWakeTimer({ clock: options.clock, ready: () => true, due: (key, at) => due(key.slice(key.indexOf(' ') + 1), at) });
+  const now = () => (options.clock ?? Date).now();
 
-  function arm(): void {
-    // Entries replaced or removed stay in the heap until they surface; skip them here.
-    while (heap.size && entries.get(heap.peek()!.id)?.at !== heap.peek()!.at) heap.pop();
-    const top = heap.peek();
-    if (stopped || !top) return;
-    if (timer !== null && armedAt <= top.at) return;
-    if (timer !== null) clock.clearTimer(timer);
-    armedAt = top.at;
-    timer = clock.setTimer(tick, Math.min(MAX_DELAY, Math.max(0, top.at - clock.now())));
-  }
-
-  function tick(): void {
-    timer = null;
-    armedAt = Infinity;
-    const now = clock.now();
-    while (heap.size && heap.peek()!.at <= now) {
-      const { id, at } = heap.pop()!;
-      const entry = entries.get(id);
-      if (!entry || entry.at !== at) continue;
-      run(id, entry, at);
-      // The next slot after the one that ran (a long stall skips the slots it missed).
-      const next = entry.timing.next(Math.max(at, now));
-      if (next === null) entries.delete(id);
-      else schedule(id, entry, next);
-    }
-    arm();
+  function due(id: string, at: number): void {
+    const entry = entries.get(id);
+    if (!entry || entry.at !== at) return;
+    run(id, entry, at);
+    // The next slot after the one that ran (a long stall skips the slots it missed).
+    const next = entry.timing.next(Math.max(at, now()));
+    if (next === null) forget(id);
+    else schedule(id, entry, next);
   }
 
   function run(id: string, entry: Entry, at: number): void {
@@ -112,7 +78,7 @@ export function createScheduler(options: SchedulerOptions) {
     }
     running.set(id, (running.get(id) ?? 0) + 1);
     const triggeredAt = new Date(at).toISOString();
-    bus.emit('schedule:fired', { workflowId: id, at: triggeredAt, late: clock.now() - at });
+    bus.emit('schedule:fired', { workflowId: id, at: triggeredAt, late: now() - at });
     void state.setItem(id, { lastRunAt: triggeredAt }).catch(() => {});
     Promise.resolve()
       .then(() => fire(entry.flow, { triggeredAt, scheduleName: entry.name }))
@@ -124,10 +90,18 @@ export function createScheduler(options: SchedulerOptions) {
       });
   }
 
+  /** Drops a flow's schedule and its key in the timer. */
+  function forget(id: string): void {
+    const old = entries.get(id);
+    if (old) timer.remove(`${old.at} ${id}`);
+    entries.delete(id);
+  }
+
   function schedule(id: string, entry: Entry, at: number): void {
+    forget(id);
     entry.at = at;
     entries.set(id, entry);
-    heap.push({ id, at });
+    timer.add(`${at} ${id}`, at);
   }
 
   /** Adds or replaces one flow's schedule; a missed slot since its last run runs now with `catchUp`. */
@@ -136,11 +110,11 @@ export function createScheduler(options: SchedulerOptions) {
     const config = (node.config ?? {}) as Partial<ScheduleConfig>;
     const published = Date.parse(flow.publishedAt) || 0;
     const timing = await compileTiming(config, published);
-    const now = clock.now();
+    const at = now();
     const entry: Entry = { flow, config, timing, name: node.label || flow.name, at: 0 };
-    const missed = timing.previous(now);
+    const missed = timing.previous(at);
     if (config.catchUp && missed !== null && missed > Math.max(lastRunAt ?? -Infinity, published)) run(flow.id, entry, missed);
-    const next = timing.next(now);
+    const next = timing.next(at);
     if (next !== null) schedule(flow.id, entry, next);
   }
 
@@ -149,7 +123,7 @@ export function createScheduler(options: SchedulerOptions) {
     async sync(): Promise<void> {
       const flows = (await options.workflows.listPublished()).filter((f) => f.config.nodes.some((n) => n.type === 'schedule_trigger'));
       const ids = new Set(flows.map((f) => f.id));
-      for (const id of entries.keys()) if (!ids.has(id)) entries.delete(id);
+      for (const id of [...entries.keys()]) if (!ids.has(id)) forget(id);
       const changed = flows.filter((f) => entries.get(f.id)?.flow.hash !== f.hash || entries.get(f.id)?.flow.version !== f.version);
       const last = changed.length ? await state.getItems(changed.map((f) => f.id)) : [];
       const lastRun = new Map(last.map((i) => [i.key, Date.parse((i.value as { lastRunAt?: string } | null)?.lastRunAt ?? '') || null]));
@@ -157,23 +131,18 @@ export function createScheduler(options: SchedulerOptions) {
         try {
           await add(flow, lastRun.get(flow.id) ?? null);
         } catch (error) {
-          entries.delete(flow.id);
+          forget(flow.id);
           bus.emit('schedule:error', { workflowId: flow.id, error });
         }
       }
-      arm();
     },
     /** Flows with a schedule, and when each runs next. */
     list: () => [...entries.entries()].map(([id, e]) => ({ id, name: e.flow.name, nextRunAt: new Date(e.at).toISOString() })),
     /** Timers armed right now: at most one. */
     get timers(): number {
-      return timer === null ? 0 : 1;
+      return timer.timers;
     },
     /** Stops the timer; runs already started finish through the dispatcher. */
-    stop(): void {
-      stopped = true;
-      if (timer !== null) clock.clearTimer(timer);
-      timer = null;
-    },
+    stop: () => timer.stop(),
   };
 }

@@ -12,7 +12,7 @@ import type { ResumeCall, Waits } from '../types/waits.js';
 import { sha256 } from '../util/ids.js';
 import { announcer } from './announce.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
-import { createWakeTimer, type WakeTimer } from './timer.js';
+import { createWakeTimer, type WakeTimer } from '../util/wake-timer.js';
 import type { ResumeTokens } from './tokens.js';
 import { createWaker, dueOf, LEAD_MS } from './wake.js';
 

@@ -5,7 +5,7 @@ import type { ExecutionLimiter } from '../intake/execution-limiter.js';
 import type { ExecutionConfigs, OpenExecutions } from '../resources/executions/index.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
-import type { WakeTimer } from './timer.js';
+import type { WakeTimer } from '../util/wake-timer.js';
 
 /**
  * Keys are released this long before their time, so reading the execution and claiming its wake happen

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createWakeTimer } from '../../src/waits/timer.js';
+import { createWakeTimer } from '../../src/util/wake-timer.js';
 import { createWeir } from '../../src/weir.js';
 import { flow } from '../_utils.js';
 import { fakeClock, until } from '../host/_helpers.js';

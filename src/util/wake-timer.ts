@@ -1,5 +1,11 @@
-import type { Clock } from '../intake/schedule.js';
-import { createHeap } from '../util/heap.js';
+import { createHeap } from './heap.js';
+
+/** A clock a timer reads and arms; tests pass a fake one. */
+export interface Clock {
+  now(): number;
+  setTimer(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+}
 
 /** setTimeout holds at most ~24.8 days; a later wake re-arms on the way. */
 const MAX_DELAY = 2 ** 31 - 1;
@@ -23,7 +29,7 @@ export interface WakeTimerOptions {
 
 /**
  * Many wake times, one timer: a min-heap of `{at, key}` and a single timer armed for the earliest, so a
- * hundred thousand waiting executions cost two small objects each and never a timer apiece. A key removed
+ * hundred thousand waiting executions (or schedules) cost two small objects each and never a timer apiece. A key removed
  * (or added again) stays in the heap until it surfaces and is skipped then.
  * @example
  * const timer = createWakeTimer({ due: (key) => wake(key), ready: () => true })
