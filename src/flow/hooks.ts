@@ -87,6 +87,9 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
           const { workflow } = run.options;
           // A failed execution may be retried against the config it ran.
           if (run.record.status !== 'success' && workflow.hash) await executions.configs.save(workflow.id, workflow.hash, workflow.config);
+          // An open entry first takes the final record, so a crash before it is removed leaves the truth
+          // there (readers see the open entry first), not a stale `running`.
+          if (p?.open) await executions.open.put(run.record, run.options.restartedBy);
           await executions.save(run.record);
           if (p?.open) await executions.open.remove(run.record.id);
         }

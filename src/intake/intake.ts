@@ -28,7 +28,7 @@ export interface IntakeOptions extends ExecutionLimiterOptions {
   bus: WeirBus;
   nodes: Pick<NodeRegistry, 'get'>;
   workflows: Workflows;
-  executions: Pick<Executions, 'endedAmong' | 'get' | 'open' | 'configs'>;
+  executions: Pick<Executions, 'endedAmong' | 'get' | 'open' | 'configs' | 'save'>;
   capture: Capture;
   /** Redis coordination of several hosts; with `config.queue` it carries the execution queue. */
   cluster: Cluster | null;

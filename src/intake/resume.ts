@@ -4,9 +4,11 @@ import { ownerIsGone, startTimeOf, type Executions } from '../resources/executio
 import type { FlowRef } from '../types/trigger.js';
 import type { Dispatcher } from './dispatch.js';
 
+const FINISHED = new Set(['success', 'error', 'cancelled']);
+
 /** Options of {@link createResumer}. */
 export interface ResumerOptions {
-  executions: Pick<Executions, 'open' | 'configs' | 'endedAmong'>;
+  executions: Pick<Executions, 'open' | 'configs' | 'endedAmong' | 'save'>;
   dispatcher: Pick<Dispatcher, 'run'>;
   bus: WeirBus;
   /** Wins the right to resume one execution (another host may find it at the same time). */
@@ -51,7 +53,12 @@ export function createResumer({ executions, dispatcher, bus, claim }: ResumerOpt
   return {
     flowOf,
     async scan() {
-      const orphans = (await executions.open.list()).filter((e) => e.record.status === 'running' && !e.by && ownerIsGone(e.owner));
+      const entries = await executions.open.list();
+      // An execution that ended just before its process died: its final record is made sure of, the entry goes.
+      for (const { record, owner } of entries) {
+        if (FINISHED.has(record.status) && ownerIsGone(owner)) await executions.save(record).then(() => executions.open.remove(record.id));
+      }
+      const orphans = entries.filter((e) => e.record.status === 'running' && !e.by && ownerIsGone(e.owner));
       if (!orphans.length) return 0;
       const since = Math.min(...orphans.map((e) => startTimeOf(e.record.id) ?? Date.parse(e.record.startedAt)));
       const ended = await executions.endedAmong(new Set(orphans.map((e) => e.record.id)), since);

@@ -33,7 +33,7 @@ export interface WebhooksOptions {
   home?: string;
   config: Pick<WeirConfig, 'intake'>;
   bus: WeirBus;
-  executions: Pick<Executions, 'endedAmong' | 'open'>;
+  executions: Pick<Executions, 'endedAmong' | 'open' | 'save'>;
   capture: Pick<Capture, 'capture'>;
   /** Runs the backlog's deliveries: the one bound on executions at once, shared with the other triggers of a host. */
   limiter: Pick<ExecutionLimiter, 'feed' | 'drain'>;
@@ -123,7 +123,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
     let d = queued;
     try {
       d = await deliveries.load(queued);
-      if (d.replayed && (await ended).has(d.id)) return;
+      if (d.replayed && (await ended).has(d.id)) return void (await options.executions.open.remove(d.id));
       const pub = await index.published(d.workflowId);
       if (!webhookNode(pub)) throw new WeirError('NOT_FOUND', 'the flow was unpublished before its delivery ran');
       const starts = d.starts ?? 1;
@@ -131,6 +131,10 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       if (d.replayed && !refuse) d = await deliveries.restart(d);
       // A replayed delivery whose execution stored checkpoints goes on from them (or, refused, ends them).
       const resume = d.replayed ? (await options.executions.open.get(d.id))?.record : undefined;
+      // A waiting execution is its wait's to continue; one that ended just before the crash (its final record
+      // in the open entry) is made sure of, not run again.
+      if (resume?.status === 'waiting') return;
+      if (resume && resume.status !== 'running') return void (await options.executions.save(resume).then(() => options.executions.open.remove(d.id)));
       const restartedBy = deliveries.durable ? 'journal' : undefined;
       await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy });
     } catch (error) {
