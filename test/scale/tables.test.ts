@@ -89,8 +89,6 @@ test('a failed import leaves nothing behind (all rows or none)', async () => {
   assert.equal(await ok(b, ['data', 'tables', 'query', 'user.notes2', `SELECT count(*) AS n FROM "user.notes2" WHERE k LIKE 'x%'`]), [{ n: 0 }]);
 });
 
-test.run();
-
 test('SQL limits on PostgreSQL: statement_timeout stops a slow statement (TIMEOUT); results past the caps are refused', async () => {
   const c = clusterHome(spec);
   const file = join(c, 'weir.config.json');
@@ -113,3 +111,5 @@ test('SQL limits on PostgreSQL: statement_timeout stops a slow statement (TIMEOU
   // The statement_timeout was LOCAL: the next statement on the same pooled connection has the full limit.
   assert.is((await query('SELECT count(*) AS n FROM generate_series(1, 1000)')).json()[0].n, 1000);
 });
+
+test.run();
