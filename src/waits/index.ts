@@ -57,7 +57,7 @@ export interface WaitsOptions {
  * executor.hooks['execution:end'].push(waits.hooks.register)
  * void waits.start()
  */
-export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(run: RunState): Promise<void>; register(run: RunState): Promise<void> } } {
+export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(run: RunState): Promise<void> | void; register(run: RunState): Promise<void> | void } } {
   const { store, tokens, bus } = options;
   const now = options.clock?.now ?? Date.now;
   const using = new Set<string>();
@@ -104,30 +104,37 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
   const waitingWebhook = (record: ExecutionRecord | null | undefined): string | undefined =>
     record?.status === 'waiting' ? Object.keys(record.nodes).find((id) => record.nodes[id].status === 'waiting' && record.nodes[id].wait?.kind === 'webhook') : undefined;
 
+  async function prepareWaiting(run: RunState): Promise<void> {
+    await tokens.stored(run.record.id);
+    const { workflow } = run.options;
+    const hash = run.record.hash ?? workflow.hash ?? sha256(JSON.stringify(workflow.config)).slice(0, 32);
+    run.record.hash = hash;
+    await options.executions.configs.save(workflow.id, hash, workflow.config);
+  }
+
+  async function registerWaiting(run: RunState): Promise<void> {
+    const record = run.record;
+    const dues: Due[] = [];
+    for (const nodeId of Object.keys(record.nodes)) {
+      if (record.nodes[nodeId].status !== 'waiting') continue;
+      const own = dueOf(record, nodeId);
+      if (own) dues.push(own);
+    }
+    const webhook = waitingWebhook(record);
+    if (webhook && (await store.early(record.id))) dues.push({ at: now(), executionId: record.id, nodeId: webhook });
+    await addDues(dues);
+  }
+
   return {
     hooks: {
       /** Before the waiting record is stored: its tokens are stored, its config kept, its hash set. */
-      async prepare(run) {
-        if (run.record.status !== 'waiting') return;
-        await tokens.stored(run.record.id);
-        const { workflow } = run.options;
-        const hash = run.record.hash ?? workflow.hash ?? sha256(JSON.stringify(workflow.config)).slice(0, 32);
-        run.record.hash = hash;
-        await options.executions.configs.save(workflow.id, hash, workflow.config);
+      prepare(run) {
+        // Synchronous for every other run: an async hook would cost each execution's end a promise.
+        return run.record.status === 'waiting' ? prepareWaiting(run) : undefined;
       },
       /** After the waiting record is stored: its wakes go into the index (and a kept call wakes it at once). */
-      async register(run) {
-        const record = run.record;
-        if (record.status !== 'waiting') return;
-        const dues: Due[] = [];
-        for (const nodeId of Object.keys(record.nodes)) {
-          if (record.nodes[nodeId].status !== 'waiting') continue;
-          const own = dueOf(record, nodeId);
-          if (own) dues.push(own);
-        }
-        const webhook = waitingWebhook(record);
-        if (webhook && (await store.early(record.id))) dues.push({ at: now(), executionId: record.id, nodeId: webhook });
-        await addDues(dues);
+      register(run) {
+        return run.record.status === 'waiting' ? registerWaiting(run) : undefined;
       },
     },
 
