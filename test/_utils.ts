@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,3 +98,23 @@ export function startServe(home: string, args: string[] = [], env: Record<string
     });
   });
 }
+
+/**
+ * A server of the test's own that counts POSTs by the `id` of their JSON body: how often each execution
+ * reached it (a wake, a side effect), whatever host or worker sent it.
+ */
+export async function hitCounter() {
+  const hits = new Map<string, number>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const { id } = JSON.parse(body) as { id: string };
+      hits.set(id, (hits.get(id) ?? 0) + 1);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { hits, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hit`, close: () => server.close() };
+}
+

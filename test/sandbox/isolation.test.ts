@@ -1,22 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
-import { createSandbox, WeirError } from '../../src/index.js';
+import { createSandbox } from '../../src/index.js';
+import { runner } from './_helpers.js';
 
 // One worker: every run below lands on the same thread, after the run before it.
 const sandbox = createSandbox({ workers: 1, cpuMs: 300, memoryMb: 16, maxOutputBytes: 1000 });
 test.after(() => sandbox.close());
-const run = (code: string, globals: Record<string, unknown> = {}) => sandbox.run(code, { globals });
+const { run, failure } = runner(sandbox);
 
-async function failure(code: string): Promise<WeirError> {
-  try {
-    await run(code);
-  } catch (err) {
-    assert.instance(err, WeirError);
-    return err as WeirError;
-  }
-  throw new Error(`expected ${code} to fail`);
-}
 
 const LEAK = 'globalThis.leaked = 1; var leakedVar = 2; Object.prototype.polluted = 3; Array.prototype.push = function () { return "hijacked" }; JSON.stringify = () => "forged";';
 const PROBE = 'return [typeof leaked, typeof leakedVar, typeof ({}).polluted, [].push(1), JSON.stringify({ a: 1 })]';

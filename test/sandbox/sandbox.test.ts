@@ -1,21 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
-import { createSandbox, WeirError } from '../../src/index.js';
+import { createSandbox } from '../../src/index.js';
+import { runner } from './_helpers.js';
 import { chain, fixture, memoryWeir, runConfig } from '../flow/_flows.js';
 
 const sandbox = createSandbox({ cpuMs: 300, memoryMb: 16 });
-const run = (code: string, globals: Record<string, unknown> = {}) => sandbox.run(code, { globals });
+const { run, failure } = runner(sandbox);
 
-async function failure(code: string): Promise<WeirError> {
-  try {
-    await run(code);
-  } catch (err) {
-    assert.instance(err, WeirError);
-    return err as WeirError;
-  }
-  throw new Error(`expected ${code} to fail`);
-}
 
 test('code is a function body: globals in, JSON out', async () => {
   assert.is(await run('return $input.a * 2', { $input: { a: 21 } }), 42);

@@ -2,11 +2,9 @@
 // claimed in Redis, and the survivor wakes the waits of a host killed with -9.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createWeir } from '../../src/index.js';
 import { chain } from '../host/_helpers.js';
-import { flow } from '../_utils.js';
+import { flow, hitCounter } from '../_utils.js';
 import { clusterHome, dropRedisPrefix, publishFlow, REDIS_URL, startHost, uniqueName, until } from './_scale.js';
 
 const prefix = uniqueName('waits');
@@ -16,18 +14,8 @@ test.after(async () => {
 });
 
 test('cluster: every wait wakes exactly once across two hosts, and a killed host\'s waits wake on the other', async () => {
-  const hits = new Map<string, number>();
-  const counter = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      const { id } = JSON.parse(body) as { id: string };
-      hits.set(id, (hits.get(id) ?? 0) + 1);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(counter.address() as AddressInfo).port}/hit`;
+  const counter = await hitCounter();
+  const { hits, url } = counter;
   const spec = { prefix };
   const homes = { a: clusterHome(spec), b: clusterHome(spec), observer: clusterHome(spec) };
   const c = chain('webhook_trigger', [

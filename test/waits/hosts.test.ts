@@ -1,25 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWeir } from '../../src/weir.js';
 import { chain, publish, send, startServe, tmpDir, until } from '../host/_helpers.js';
+import { hitCounter } from '../_utils.js';
 
 test('two weir serve on one home: every wait wakes exactly once, and one host wakes the waits of a host killed with -9', async () => {
-  const hits = new Map<string, number>();
-  const counter = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      const { id } = JSON.parse(body) as { id: string };
-      hits.set(id, (hits.get(id) ?? 0) + 1);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
-  const counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}/hit`;
+  const counter = await hitCounter();
+  const { hits, url: counterUrl } = counter;
 
   const home = tmpDir('weir-waits-hosts-');
   const setup = await createWeir({ home });
