@@ -25,7 +25,7 @@ export const RUNNING_RECORD_AFTER_MS = 150;
 
 /**
  * Persistence: the final record at the end, masked, among the execution records; an unfinished run's latest
- * record (a checkpoint after an asynchronous node, or a run still going after
+ * record (a checkpoint after an asynchronous node that is not pure, or a run still going after
  * {@link RUNNING_RECORD_AFTER_MS}, or a run that ends `waiting`) among the open executions, unmasked, which
  * is what a resumed run continues from. In this process `executions.get`/`list` see a running run at once.
  * Nothing is awaited before the first node runs, and a run of synchronous nodes writes only its final record.

@@ -167,7 +167,7 @@ export interface RunState {
 /** Lifecycle hooks: persistence, secrets and Respond plug in here rather than living inside the executor. */
 export interface ExecutorHooks {
   'execution:start': Array<(run: RunState) => void | Promise<void>>;
-  /** Stores the run's records so far; the run waits for it before going on after an asynchronous node. */
+  /** Stores the run's records so far; the run waits for it before going on after an asynchronous node that is not pure. */
   checkpoint: Array<(run: RunState) => void | Promise<void>>;
   respond: Array<(run: RunState, answer: Outcome) => void>;
   'execution:end': Array<(run: RunState) => void | Promise<void>>;

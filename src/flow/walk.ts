@@ -21,8 +21,9 @@ export interface WalkDeps {
   /** The executor's clock (ISO timestamps). */
   now(): string;
   /**
-   * Stores the run's records so far (a checkpoint); the walk waits for it after an asynchronous node before
-   * starting the nodes that follow, so a node whose side effects are done is not run again after a crash.
+   * Stores the run's records so far (a checkpoint); the walk waits for it after an asynchronous node that is
+   * not pure before starting the nodes that follow, so a node whose side effects are done is not run again
+   * after a crash.
    */
   checkpoint?(): Promise<void> | void;
 }
@@ -232,20 +233,21 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
       (value) => {
         inflight--;
         succeed(node, value, startedAt);
-        afterAsync();
+        afterAsync(node);
       },
       (err) => {
         inflight--;
         fail(node, err, startedAt);
-        afterAsync();
+        afterAsync(node);
       },
     );
   }
 
-  // After an asynchronous node: what follows starts once the checkpoint holding its record is stored. When
-  // nothing follows or runs, the final record comes next anyway and no checkpoint is written.
-  function afterAsync() {
-    const saving = !run.failure && deps.checkpoint && (queue.length || inflight) ? deps.checkpoint() : undefined;
+  // After an asynchronous node with effects outside the execution: what follows starts once the checkpoint
+  // holding its record is stored. A pure node (a Code node, a read) needs none, its rerun being harmless;
+  // when nothing follows or runs, the final record comes next anyway.
+  function afterAsync(node: GraphNode) {
+    const saving = !run.failure && !node.def.pure && deps.checkpoint && (queue.length || inflight) ? deps.checkpoint() : undefined;
     if (!saving) return pump();
     inflight++;
     const go = () => {

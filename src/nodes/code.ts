@@ -13,6 +13,7 @@ import type { ExecutionVariables } from '../flow/types.js';
  */
 export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   type: 'code',
+  pure: true,
   rawKeys: ['code'],
   // A spinning run must fail as a broken CPU limit (SANDBOX_LIMIT), not race a wall-clock timer.
   ownsTimeout: true,

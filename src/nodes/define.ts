@@ -35,6 +35,11 @@ export interface NodeDefinition<C = Record<string, unknown>> {
   rawKeys?: readonly string[];
   /** `run` applies the config's `timeoutMs` itself (the Code node as its CPU limit) instead of racing a timer. */
   ownsTimeout?: boolean;
+  /**
+   * Running it again changes nothing outside the execution (a computation, a read, a pause): it gets no
+   * checkpoint of its own after it ends, its record joins the next one, and a resume may run it again.
+   */
+  pure?: boolean;
   /** Save-time checks of the node's config; an empty list means valid. */
   validate?(config: C): Problem[];
   run?(ctx: NodeContext<C>): unknown;

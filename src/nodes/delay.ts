@@ -5,6 +5,7 @@ import { numberField } from './fields.js';
 /** `{"ms": N}`; waits (cancellable), then passes its input on. */
 export const delayNode = defineNode<{ ms: number }>({
   type: 'delay',
+  pure: true,
   validate(config) {
     const problems: Problem[] = [];
     numberField(config, 'ms', problems, { min: 0, required: true });

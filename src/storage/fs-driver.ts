@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { defineDriver } from 'unstorage';
@@ -103,8 +103,14 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     async setItemRaw(key, value) {
       await written(key, () => writeFileAtomic(toPath(key), value));
     },
+    // One unlink on the calling thread, like a small write: `rm` would first stat the path on the thread pool
+    // to tell a folder from a file, and a key is always a file.
     async removeItem(key) {
-      await rm(toPath(key), { force: true });
+      try {
+        unlinkSync(toPath(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
     },
     async getMeta(key) {
       try {

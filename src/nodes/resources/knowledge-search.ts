@@ -5,6 +5,7 @@ import { service, stringField } from './common.js';
 /** `{"query", "limit"?, "folder"?}`: full-text search of the knowledge base; data = the hits, best first. */
 export const knowledgeSearchNode = defineNode<{ query: string; limit?: number; folder?: string }>({
   type: 'knowledge_search',
+  pure: true,
   validate(config) {
     const problems: Problem[] = [];
     stringField(config, 'query', problems);

@@ -4,6 +4,7 @@ import { service, stringField } from './common.js';
 /** `{"namespace", "key"}`; data = the value (a string), or null when the key is absent. */
 export const kvGetNode = defineNode<{ namespace: string; key: string }>({
   type: 'kv_get',
+  pure: true,
   validate(config) {
     const problems: Problem[] = [];
     stringField(config, 'namespace', problems);

@@ -5,6 +5,7 @@ import { service, storageKeyField } from './common.js';
 /** `{"key"}`; data = the object's metadata and `content` (text, or base64 for binary types). */
 export const storageGetNode = defineNode<{ key: string }>({
   type: 'storage_get',
+  pure: true,
   validate(config) {
     const problems: Problem[] = [];
     storageKeyField(config, problems);
