@@ -1,12 +1,13 @@
 /**
  * Group commit: what is added while a batch is being written goes out together as the next batch, one write
  * under way at a time, so a busy process writes once per batch rather than once per item. Each item's
- * promise settles when the batch holding it is written.
+ * promise settles when the batch holding it is written. `linger` may hold a batch back a few milliseconds
+ * when more items are known to be coming (it gets the number of items waiting; 0 writes on the next turn).
  * @example
  * const commit = createGroupCommit<string, string>((batch) => Promise.all([...batch].map(([k, v]) => store.setItem(k, v))).then(() => {}))
  * await commit.put('open:exec_1', () => json) // a later put of the same key in the same batch replaces it
  */
-export function createGroupCommit<K, V>(write: (batch: Map<K, V>) => Promise<void>) {
+export function createGroupCommit<K, V>(write: (batch: Map<K, V>) => Promise<void>, options: { linger?(items: number): number } = {}) {
   let pending = new Map<K, V>();
   let waiters: Array<[() => void, (err: unknown) => void]> = [];
   let scheduled = false;
@@ -33,7 +34,9 @@ export function createGroupCommit<K, V>(write: (batch: Map<K, V>) => Promise<voi
   function schedule(): void {
     if (scheduled || writing) return;
     scheduled = true;
-    setImmediate(flush);
+    const ms = options.linger?.(waiters.length) ?? 0;
+    if (ms > 0) setTimeout(flush, ms);
+    else setImmediate(flush);
   }
 
   return {

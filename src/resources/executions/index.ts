@@ -41,6 +41,8 @@ const FINISHED = new Set(['success', 'error', 'cancelled']);
 // in base 36.
 const FAR_FUTURE_US = 9e15;
 const enc = encodeURIComponent;
+/** How long a finished record may wait for the records of other runs still going, to share a batch. */
+const LINGER_MS = 2;
 /** `<reverse time>_<record count>_<batch id>`; a trailing `_i` marks a batch with ids in the `ids:` index. */
 const BATCH_TAIL = /^([0-9a-z]{11})_(\d+)_[0-9a-z]+(_i)?$/;
 
@@ -99,6 +101,10 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
         await Promise.all(b.indexedIds.map((id) => store.setItem(`ids:${enc(id)}`, { key })));
       }),
     ).then(() => {}),
+    // While other runs of this process are still going, a record waits a moment for theirs: runs that end one
+    // per turn (a Code node's replies arrive one at a time) then share a file instead of writing one each. A
+    // run alone is written on the next turn.
+    { linger: (waiting) => (live.size > waiting ? LINGER_MS : 0) },
   );
 
   /** Stored batches under a key prefix, newest first. */
