@@ -1,4 +1,4 @@
-import { check, defineNode, type Problem } from './define.js';
+import { check, defineNode, type NodeContext, type Problem } from './define.js';
 import { service } from './resources/common.js';
 import type { ExecutionVariables } from '../flow/types.js';
 
@@ -24,7 +24,7 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   },
   run(ctx) {
     return service(ctx, 'sandbox').run(ctx.config.code, {
-      globals: { $input: ctx.execution.input, $node: ctx.execution.nodes, $env: ctx.env, $now: new Date().toISOString(), $execution: executionGlobal(ctx.execution.variables, ctx.config.code) },
+      globals: codeGlobals(ctx.config.code, ctx),
       cpuMs: ctx.config.timeoutMs,
       signal: ctx.signal,
       log: (message, level) => ctx.log(message, undefined, level),
@@ -35,6 +35,20 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
     });
   },
 });
+
+/**
+ * The globals a code text names, each copied into the sandbox as JSON and parsed there: a name the text does
+ * not contain (`$node` in most code) is left out, which spares copying every earlier node's data per run.
+ */
+function codeGlobals(code: string, ctx: Pick<NodeContext, 'execution' | 'env'>): Record<string, unknown> {
+  return {
+    $input: code.includes('$input') ? ctx.execution.input : undefined,
+    $node: code.includes('$node') ? ctx.execution.nodes : undefined,
+    $env: code.includes('$env') ? ctx.env : undefined,
+    $now: new Date().toISOString(),
+    $execution: executionGlobal(ctx.execution.variables, code),
+  };
+}
 
 /**
  * `$execution` of a Code node, for code that names it (globals cost a copy into the sandbox); the resume URL
