@@ -1,8 +1,9 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { ErrorCode } from '../errors.js';
-import { execute } from './execute.js';
-import type { ConsoleLevel } from './host.js';
-import { createLimit } from './limits.js';
+import { execute, type Outcome } from './execute.js';
+import type { ConsoleLevel, HostRun } from './host.js';
+import { createLimit, limitError } from './limits.js';
+import { createRealm, type Realm } from './realm.js';
 import { createSyntaxErrorCache } from './syntax-errors.js';
 
 /** The limits one engine applies (the `sandbox` settings). */
@@ -35,8 +36,9 @@ const PAGE = 64 * 1024;
 const SYNTAX_ERRORS_KEPT = 256;
 
 /**
- * QuickJS for one thread: the WebAssembly module loads on first use and is reused; each run gets a fresh
- * runtime and context, so nothing leaks from one run to the next. Memory is capped by the size of the
+ * QuickJS for one thread: the WebAssembly module loads on first use and is reused, and so is one realm (a
+ * runtime and context with frozen intrinsics, see {@link createRealm}) until a run breaks a limit or leaves
+ * something behind; each run gets its own global object in it. Memory is capped by the size of the
  * WebAssembly memory itself (QuickJS's own limit does not count every allocation in this build).
  * @example
  * const engine = createEngine({ memoryMb: 32, maxOutputBytes: 4 << 20 })
@@ -45,6 +47,8 @@ const SYNTAX_ERRORS_KEPT = 256;
 export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
   let loading: Promise<QuickJSWASMModule> | null = null;
   let wasmMemory: WebAssembly.Memory | null = null;
+  let realm: Realm | null = null;
+  let current: HostRun | null = null;
   const syntaxErrors = createSyntaxErrorCache(SYNTAX_ERRORS_KEPT);
   // When the WebAssembly memory runs out before QuickJS's own limit, QuickJS cannot even allocate its
   // "out of memory" error and throws nothing. A run that leaves the memory mostly grown gets a fresh
@@ -69,9 +73,30 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
       const reply: Reply = { logs: [], dropped: 0 };
       const log = (message: string, level: ConsoleLevel) => void reply.logs.push([level, message]);
       const dropped = () => void reply.dropped++;
-      const outcome = execute(module, job.code, { inputs: job.inputs, log, dropped, logLimits: job.logLimits, limit, memoryMb, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors });
-      // A broken instance, or one whose memory stays mostly grown, is replaced before the next run.
-      if (outcome.broken || memoryExhausted()) loading = null;
+      let outcome: Outcome;
+      try {
+        // Made outside any run, so no run's CPU limit interrupts it.
+        realm ??= createRealm(module, memoryMb, () => current);
+        current = { limit, log, dropped, logLimits: job.logLimits };
+        outcome = execute(realm, job.code, { ...current, inputs: job.inputs, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors });
+      } catch {
+        // Building the realm failed: QuickJS itself did.
+        outcome = { error: limitError('broken', { cpuMs: job.cpuMs, memoryMb, maxOutputBytes }), broken: true, replace: true };
+      } finally {
+        current = null;
+      }
+      // A broken instance, or one whose memory stays mostly grown, is replaced before the next run, and with
+      // it the realm; a realm that may hold something of this run is replaced on its own.
+      const replaceModule = outcome.broken || memoryExhausted();
+      if (realm && (outcome.replace || replaceModule)) {
+        try {
+          realm.dispose();
+        } catch {
+          loading = null;
+        }
+        realm = null;
+      }
+      if (replaceModule) loading = null;
       if (outcome.error) reply.error = { code: outcome.error.code, message: outcome.error.message, hints: outcome.error.hints, status: outcome.error.status };
       else if (outcome.json !== undefined) reply.json = outcome.json;
       return reply;

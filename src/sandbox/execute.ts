@@ -1,12 +1,12 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { WeirError } from '../errors.js';
-import { defineGlobals, stringLength, type HostOptions } from './host.js';
-import type { Limit } from './limits.js';
+import { stringLength, type HostRun } from './host.js';
+import type { Realm } from './realm.js';
 import type { SyntaxErrorCache } from './syntax-errors.js';
 
-export interface ExecuteOptions extends Omit<HostOptions, 'limit'> {
-  limit: Limit;
-  memoryMb: number;
+export interface ExecuteOptions extends HostRun {
+  /** The globals (`$input`, `$node`, ...) as one JSON object text, parsed once inside the sandbox. */
+  inputs: string;
   maxOutputBytes: number;
   /** Whether the WebAssembly memory ran out (QuickJS then may not even throw). */
   memoryExhausted(): boolean;
@@ -16,40 +16,32 @@ export interface ExecuteOptions extends Omit<HostOptions, 'limit'> {
   syntaxErrors: SyntaxErrorCache;
 }
 
-/** How a run ended; `broken` says the WebAssembly instance must not be used again. */
+/**
+ * How a run ended; `broken` says the WebAssembly instance must not be used again, `replace` that the realm
+ * must not (a limit was broken, or something of the run may have outlived it).
+ */
 export interface Outcome {
   /** The return value as JSON text (none for `undefined`), parsed by the receiver: one string crosses. */
   json?: string;
   error?: WeirError;
   broken: boolean;
+  replace: boolean;
 }
 
-const MB = 1024 * 1024;
-
 /**
- * Runs `code` as the body of an async function in a fresh runtime and context of `module`. It never throws:
- * the result, the user's error or the broken limit is in the outcome, and a failure to free the runtime
- * (QuickJS aborts on some exhausted states) only marks the module broken. Each run gets its own runtime:
- * a runtime kept across runs costs as much per run (the next garbage collection pays for the discarded
- * context instead of freeing the runtime), and it would carry one run's garbage, garbage-collection
- * threshold and finalizers into the next.
+ * Runs `code` as the body of an async function in `realm`, with a fresh global object. It never throws:
+ * the result, the user's error or the broken limit is in the outcome. QuickJS failing itself (some
+ * exhausted states abort it) marks the module broken.
  * @example
- * const { json, error } = execute(module, 'return 1', { inputs: '{}', limit, log, dropped, logLimits, memoryMb: 32, maxOutputBytes: 4 << 20, memoryExhausted, memoryFull, syntaxErrors })
+ * const { json, error } = execute(realm, 'return 1', { inputs: '{}', limit, log, dropped, logLimits, maxOutputBytes: 4 << 20, memoryExhausted, memoryFull, syntaxErrors })
  */
-export function execute(module: QuickJSWASMModule, code: string, options: ExecuteOptions): Outcome {
+export function execute(realm: Realm, code: string, options: ExecuteOptions): Outcome {
   const { limit } = options;
-  let runtime: QuickJSRuntime | undefined;
-  let ctx: QuickJSContext | undefined;
-  const outcome: Outcome = { broken: false };
+  const outcome: Outcome = { broken: false, replace: false };
   const syntaxError = options.syntaxErrors.get(code);
-  if (syntaxError) return { error: syntaxError, broken: false };
+  if (syntaxError) return { error: syntaxError, broken: false, replace: false };
   try {
-    runtime = module.newRuntime();
-    runtime.setInterruptHandler(() => limit.expired());
-    runtime.setMemoryLimit(options.memoryMb * MB);
-    runtime.setMaxStackSize(512 * 1024);
-    ctx = runtime.newContext();
-    outcome.json = evaluate(ctx, runtime, code, options);
+    outcome.json = evaluate(realm, code, options);
   } catch (err) {
     if (err instanceof WeirError) outcome.error = err;
     else {
@@ -61,54 +53,61 @@ export function execute(module: QuickJSWASMModule, code: string, options: Execut
       outcome.broken = true;
     }
   }
-  try {
-    ctx?.dispose();
-    runtime?.dispose();
-  } catch {
-    outcome.broken = true;
-  }
+  outcome.replace = outcome.broken || realm.tainted || limit.stopped !== null;
   return outcome;
 }
 
-function evaluate(ctx: QuickJSContext, runtime: QuickJSRuntime, code: string, options: ExecuteOptions): string | undefined {
+function evaluate(realm: Realm, code: string, options: ExecuteOptions): string | undefined {
+  const { ctx, runtime } = realm;
   const { limit } = options;
-  const json = ctx.getProp(ctx.global, 'JSON');
-  const parse = ctx.getProp(json, 'parse');
-  const stringify = ctx.getProp(json, 'stringify');
-  let release = () => {};
-  try {
-    release = defineGlobals(ctx, parse, options);
-    const evaluated = ctx.evalCode(`(async function () {\n${code}\n})()`, 'code.js');
-    if (evaluated.error) {
-      const error = userError(ctx, evaluated.error, options);
-      // Evaluating the wrapper only compiles the code and starts it: the body's own throws reject its promise.
-      if (!limit.stopped && error.message.startsWith('code: SyntaxError')) options.syntaxErrors.remember(code, error);
-      throw error;
-    }
-    const jobs = runtime.executePendingJobs();
-    // A promise job rejects its promise rather than throw: one that threw was stopped by a limit (the
-    // interrupt, memory), even when the code's own promise settled before.
-    if (jobs.error) {
-      userError(ctx, jobs.error, options);
-      limit.stop('broken');
-    }
-    // Out of memory inside a promise job only rejects that job's promise: a chain that feeds itself ends
-    // silently once the WebAssembly memory is full, which is then the only trace it leaves.
-    else if (jobs.value > 0 && options.memoryFull()) limit.stop('memory');
-    const state = ctx.getPromiseState(evaluated.value);
-    evaluated.value.dispose();
-    if (state.type === 'rejected') throw userError(ctx, state.error, options);
-    // Code that caught the interrupt and returned anyway still broke the limit.
-    if (limit.stopped || state.type === 'pending') {
-      if (state.type === 'fulfilled') state.value.dispose();
-      if (limit.stopped) throw limit.error();
-      throw new WeirError('EXECUTION_FAILED', 'code: the returned promise never settled (there is no I/O to wait for in a Code node)');
-    }
-    return toHost(ctx, stringify, state.value, options);
-  } finally {
-    release();
-    for (const h of [stringify, parse, json]) h.dispose();
+  const compiled = realm.compile(code);
+  if ('escaped' in compiled) {
+    if (limit.stopped) throw limit.error();
+    const error = new WeirError('EXECUTION_FAILED', 'code: SyntaxError: a } closes the function the code runs in, and code follows it');
+    options.syntaxErrors.remember(code, error);
+    throw error;
   }
+  if ('error' in compiled) {
+    const error = userError(ctx, compiled.error, options);
+    if (!limit.stopped && error.message.startsWith('code: SyntaxError')) options.syntaxErrors.remember(code, error);
+    throw error;
+  }
+  let started;
+  try {
+    started = realm.start(compiled.fn, options.inputs, options.logLimits);
+  } finally {
+    if (compiled.owned) compiled.fn.dispose();
+  }
+  // The function returns the code's promise: the code's own throws reject it, so a throw here is the
+  // inputs' parsing running out of memory, or the run's limit.
+  if (started.error) {
+    started.error.dispose();
+    if (limit.stopped) throw limit.error();
+    realm.tainted = true;
+    throw new WeirError('SANDBOX_LIMIT', 'code: the node\'s inputs ($input, $node, ...) do not fit in the sandbox memory', { hints: ['raise sandbox.memoryMb in weir.config.json'] });
+  }
+  const jobs = runtime.executePendingJobs();
+  // A promise job rejects its promise rather than throw: one that threw was stopped by a limit (the
+  // interrupt, memory), even when the code's own promise settled before.
+  if (jobs.error) {
+    userError(ctx, jobs.error, options);
+    limit.stop('broken');
+  }
+  // Out of memory inside a promise job only rejects that job's promise: a chain that feeds itself ends
+  // silently once the WebAssembly memory is full, which is then the only trace it leaves.
+  else if (jobs.value > 0 && options.memoryFull()) limit.stop('memory');
+  const state = ctx.getPromiseState(started.value);
+  started.value.dispose();
+  if (state.type === 'rejected') throw userError(ctx, state.error, options);
+  // Code that caught the interrupt and returned anyway still broke the limit.
+  if (limit.stopped || state.type === 'pending') {
+    if (state.type === 'fulfilled') state.value.dispose();
+    if (limit.stopped) throw limit.error();
+    // Whatever the promise waits for is the run's and stays in the context.
+    realm.tainted = true;
+    throw new WeirError('EXECUTION_FAILED', 'code: the returned promise never settled (there is no I/O to wait for in a Code node)');
+  }
+  return toHost(ctx, realm.stringify, state.value, options);
 }
 
 /** The return value as JSON text, so only data crosses (none for undefined), bounded by `maxOutputBytes`. */
@@ -157,7 +156,7 @@ function userError(ctx: QuickJSContext, thrown: QuickJSHandle, { limit, memoryEx
   if (message === 'out of memory' || (nothing && memoryExhausted())) limit.stop('memory');
   if (name === 'InternalError' && message === 'stack overflow') limit.stop('stack');
   if (limit.stopped) return limit.error();
-  // The code is wrapped in one line of `(async function () {`, so its line 1 is line 2 of code.js.
+  // The code follows one line of its wrapper, so its line 1 is line 2 of code.js.
   const text = `${name && name !== 'Error' ? `${name}: ` : ''}${message}${line && Number(line) > 1 ? ` (line ${Number(line) - 1})` : ''}`;
   const validStatus = typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;
   return new WeirError('EXECUTION_FAILED', `code: ${text}`, validStatus ? { status } : {});

@@ -2,9 +2,8 @@ import type { WeirError } from '../errors.js';
 
 /**
  * The code texts one worker saw fail to compile, with their error, as a bounded least-recently-used map:
- * a flow whose Code node does not compile fails at once on later runs, without a QuickJS context. This is
- * all that can be kept from a compilation: QuickJS's compiled form belongs to the context that compiled it
- * (its globals), so it cannot serve a later run's fresh context, and each run compiles its code again.
+ * a flow whose Code node does not compile fails at once on later runs, without compiling again. (Code that
+ * compiles is kept by the realm; a failed compilation replaces the realm, see realm.ts.)
  * @example
  * const syntaxErrors = createSyntaxErrorCache(256)
  * syntaxErrors.remember('return {', error)

@@ -76,4 +76,78 @@ test('inputs cross as data: every global arrives, a member without a value is ab
   assert.is(await run('return'), undefined);
 });
 
+// Every run shares one frozen realm with the runs before it on its worker: what code can reach of it.
+const ESCAPES = [
+  "Function('return this')().x = 1",
+  "(0, eval)('this').y = 1",
+  "({}).constructor.constructor('return globalThis')().z = 1",
+  "(0, eval)('var q = 1')",
+  "(0, eval)('let r = 1; globalThis.r = r')",
+  "arguments.callee.constructor.prototype.w = 1",
+  'Object.getPrototypeOf(async function () {}).constructor.prototype.u = 1',
+  'Object.getPrototypeOf(function* () {}).prototype.g = 1',
+  'Object.getPrototypeOf([][Symbol.iterator]()).i = 1',
+  'Array.prototype.push = () => 0',
+  'Object.prototype.polluted = 1',
+  'Object.prototype.toString = () => "forged"',
+  'Error.prototype.name = "Forged"',
+  "Object.defineProperty(Object.prototype, 'p', { value: 1 })",
+  'JSON.parse = null',
+  'Math.max = null',
+  'Promise.prototype.then = null',
+  'Object.setPrototypeOf(Object.prototype, { polluted: 1 })',
+];
+const REALM_PROBE = `return [
+  Function('return [typeof this.x, typeof this.y, typeof this.z, typeof q, typeof r, typeof this.r].join()')(),
+  typeof (() => {}).w, typeof (async () => {}).u, typeof (function* () {})().g, typeof [][Symbol.iterator]().i,
+  [].push(1), typeof ({}).polluted, typeof ({}).p, String({}), new Error('m').name, JSON.parse('1'), Math.max(1, 2), typeof Promise.prototype.then,
+]`;
+const REALM_CLEAN = ['undefined,undefined,undefined,undefined,undefined,undefined', 'undefined', 'undefined', 'undefined', 'undefined', 1, 'undefined', 'undefined', '[object Object]', 'Error', 1, 2, 'function'];
+
+test('the shared intrinsics and global object cannot be changed: each escape route is a no-op or throws, and the next run sees nothing', async () => {
+  for (const escape of ESCAPES) {
+    assert.is(await run(`try { ${escape} } catch (e) {} return 'done'`), 'done', escape);
+    assert.equal(await run(REALM_PROBE), REALM_CLEAN, escape);
+  }
+  // Within the run too, the change did not happen.
+  assert.equal(await run(`${ESCAPES.map((e) => `try { ${e} } catch (e) {}`).join('\n')}\n${REALM_PROBE}`), REALM_CLEAN);
+  assert.is(await run('return typeof FinalizationRegistry'), 'undefined');
+});
+
+test('strict-mode code that changes the shared realm fails with a TypeError', async () => {
+  for (const escape of ["Function('return this')().x = 1", 'Array.prototype.push = () => 0', 'Object.prototype.toString = () => "x"', 'Math.max = null', 'JSON.parse = null']) {
+    const err = await failure(`"use strict"\n${escape}`);
+    assert.match(err.message, /^code: TypeError: .+ \(line 2\)$/, escape);
+  }
+  assert.equal(await run(REALM_PROBE), REALM_CLEAN);
+});
+
+test('code assigning inherited properties, implicit globals and globalThis works as in a realm of its own', async () => {
+  assert.equal(await run('const e = new Error(); e.name = "ValidationError"; e.message = "bad"; e.toString = function () { return "custom" }; return [e.name, e.message, String(e), new Error("x").name]'), ['ValidationError', 'bad', 'custom', 'Error']);
+  const subclass = 'class ValidationError extends Error { constructor(m) { super(m); this.name = "ValidationError"; this.status = 422 } }';
+  assert.equal(await run(`${subclass} const e = new ValidationError("no"); return [e.name, e instanceof Error, String(e)]`), ['ValidationError', true, 'ValidationError: no']);
+  // The line is where the error was made: the constructor, on line 1.
+  const thrown = await failure(`${subclass}\nthrow new ValidationError("no")`);
+  assert.equal([thrown.message, thrown.status], ['code: ValidationError: no (line 1)', 422]);
+  assert.equal(await run('const o = {}; o.toString = () => "x"; o.valueOf = () => 2; o.constructor = "c"; o.hasOwnProperty = 1; return [String(o), o + 1, o.constructor, o.hasOwnProperty]'), ['x', 3, 'c', 1]);
+  assert.equal(await run('function F() {} F.prototype.toString = function () { return "F" }; return String(new F())'), 'F');
+  assert.is(await run('x = 5; return x'), 5);
+  assert.is(await run('globalThis.x = 1; return globalThis.x + x'), 2);
+  assert.is(await run('y = 2; return globalThis.y'), 2);
+  assert.equal(await run('return [typeof x, typeof y, typeof notDefined, notDefined === undefined]'), ['undefined', 'undefined', 'undefined', true]);
+  assert.is(await run('"use strict"\nimplicit = 3; return implicit'), 3);
+  assert.is(await run('var v = 1; function f() {} return [typeof globalThis.v, typeof globalThis.f].join()'), 'undefined,undefined');
+  assert.equal(await run('const a = 3; return [eval("a + 1"), new Function("b", "return b * 2")(21), this === globalThis]'), [4, 42, true]);
+  assert.equal(await run('return [typeof Object.keys, Object.keys(globalThis).filter((k) => k.startsWith("$")).sort().join()]', { $input: {} }), ['function', '$crypto,$input']);
+});
+
+test('code that closes its own function to run code outside it fails as a syntax error, and leaves nothing', async () => {
+  const escaped = '}).call(this) } }); let outside = 1; (function (scope) { with (scope) { return (async function () {';
+  const err = await failure(escaped);
+  assert.is(err.code, 'EXECUTION_FAILED');
+  assert.match(err.message, /^code: SyntaxError: /);
+  assert.is((await failure(escaped)).message, err.message);
+  assert.is(await run("return Function('return typeof outside')()"), 'undefined');
+});
+
 test.run();

@@ -1,0 +1,230 @@
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import { createHostFunctions, type HostRun } from './host.js';
+
+const MB = 1024 * 1024;
+// Compiled code kept per context: by count, and by characters, as QuickJS keeps each function's source text
+// and bytecode in the heap that a run's memory limit also counts.
+const COMPILED_KEPT = 128;
+const COMPILED_CHARS = 256 * 1024;
+
+// Evaluated once per context, before any code runs. It takes the host functions and returns the two
+// functions the host calls; nothing else it creates is reachable from code. In order:
+// - FinalizationRegistry goes: its callbacks would run during a later run's garbage collection, with the
+//   earlier run's closures (its console writing into the later run's log).
+// - The "override mistake": once a prototype is frozen, assigning a property it holds fails on every object
+//   that inherits it (`err.name = 'X'` on a `new Error()`, `obj.toString = fn`). The properties code commonly
+//   assigns become accessors whose setter defines an own property on the receiver, as SES does. The set is
+//   small: reading one costs a call, so hot methods (Array.prototype.push, ...) stay data properties.
+// - Every intrinsic reachable from the global object, and the ones only syntax reaches (the prototypes of
+//   async and generator functions, iterators), is frozen, and so is the global object itself.
+// - `run` gives each run its own global: an object inheriting from the frozen global, holding the inputs,
+//   a fresh `$crypto` and `console` (built on first read), and seen through a Proxy as the scope of a
+//   `with` statement around the code, so every name the code does not declare resolves there: reads fall
+//   through to the frozen global, writes land on the run's object. `console` counts lines and characters
+//   in variables reset by each run, so no console object, old or new, has more than the run's budget.
+const BOOTSTRAP = `(function (hmac, timingSafeEqual, sha256, emit) {
+  'use strict';
+  const { create, defineProperty, freeze, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, keys } = Object;
+  const { apply, ownKeys } = Reflect;
+  const realGlobal = globalThis, parse = JSON.parse, stringify = JSON.stringify, RealProxy = Proxy, unscopables = Symbol.unscopables;
+  delete realGlobal.FinalizationRegistry;
+
+  const own = (value, enumerable = true) => ({ value, writable: true, enumerable, configurable: true });
+  const tame = (object, key) => {
+    const d = getOwnPropertyDescriptor(object, key);
+    if (!d || !hasOwn(d, 'value')) return;
+    const { value, enumerable } = d;
+    defineProperty(object, key, {
+      get() { return value },
+      set(next) {
+        if (this === object) throw new TypeError("'" + key + "' of a built-in prototype is read-only");
+        if (hasOwn(this, key)) this[key] = next;
+        else defineProperty(this, key, own(next));
+      },
+      enumerable,
+      configurable: false,
+    });
+  };
+  for (const key of ['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']) tame(Object.prototype, key);
+  for (const E of [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, InternalError, AggregateError])
+    for (const key of ['constructor', 'name', 'message', 'toString']) tame(E.prototype, key);
+  for (const key of ['constructor', 'toString']) tame(Function.prototype, key);
+
+  let maxLines = 0, maxChars = 0, lines = 0, chars = 0;
+  const text = (a) => { if (typeof a === 'string') return a; try { const s = stringify(a); return s === undefined ? String(a) : s } catch (e) { return String(a) } };
+  const method = (level) => function (...args) {
+    if (lines >= maxLines || chars >= maxChars) return void emit(level);
+    let line = '';
+    for (let i = 0; i < args.length && line.length <= maxChars - chars; i++) line += (i ? ' ' : '') + text(args[i]);
+    // One character past the budget lets the receiver see that the line was cut.
+    line = line.slice(0, maxChars - chars + 1);
+    lines++;
+    chars += line.length;
+    emit(level, line);
+  };
+  const log = method('log'), info = method('info'), warn = method('warn'), error = method('error');
+  const lazy = (name, build) => ({
+    get() { const value = build(); defineProperty(this, name, own(value)); return value },
+    set(value) { defineProperty(this, name, own(value)) },
+    enumerable: true,
+    configurable: true,
+  });
+  const $crypto = lazy('$crypto', () => ({ hmac, timingSafeEqual, sha256 }));
+  const console = lazy('console', () => ({ log, info, warn, error }));
+  const runGlobal = create(realGlobal, {
+    globalThis: { get() { return this }, set(value) { defineProperty(this, 'globalThis', own(value, false)) } },
+  });
+  const scope = {
+    has: (target, key) => typeof key === 'string' || key in target,
+    get: (target, key) => (key === unscopables ? undefined : target[key]),
+    set: (target, key, value) => {
+      if (hasOwn(target, key)) target[key] = value;
+      else defineProperty(target, key, own(value));
+      return true;
+    },
+  };
+  const kit = {
+    run(compiled, inputs, lineBudget, charBudget) {
+      maxLines = lineBudget; maxChars = charBudget; lines = 0; chars = 0;
+      const self = create(runGlobal);
+      const values = parse(inputs);
+      for (const key of keys(values)) defineProperty(self, key, own(values[key]));
+      defineProperty(self, '$crypto', $crypto);
+      defineProperty(self, 'console', console);
+      return apply(compiled, self, [new RealProxy(self, scope)]);
+    },
+    harden(compiled) { freeze(compiled); freeze(compiled.prototype) },
+  };
+
+  const seen = new Set();
+  const queue = [];
+  const visit = (v) => { if (((typeof v === 'object' && v !== null) || typeof v === 'function') && !seen.has(v)) { seen.add(v); queue.push(v) } };
+  [realGlobal, hmac, timingSafeEqual, sha256, emit, log, info, warn, error, $crypto, console, runGlobal, scope, kit,
+    async function () {}, function* () {}, async function* () {}, (function* () {})(), (async function* () {})(),
+    [][Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), ''[Symbol.iterator](), /a/[Symbol.matchAll](''),
+    Iterator.from({ next() {} }), [].values().map((x) => x)].forEach(visit);
+  while (queue.length) {
+    const o = queue.pop();
+    freeze(o);
+    visit(getPrototypeOf(o));
+    for (const key of ownKeys(o)) {
+      const d = getOwnPropertyDescriptor(o, key);
+      if ('value' in d) visit(d.value);
+      else { visit(d.get); visit(d.set) }
+    }
+  }
+  return kit;
+})`;
+
+/** What the current run gives the host functions; null between runs. */
+export type CurrentRun = () => HostRun | null;
+
+/**
+ * One QuickJS runtime and context kept across runs (the "frozen realm" of SES / Hardened JS): its intrinsics
+ * and global object are frozen once, each run gets its own global object on top of them, and each code text
+ * is compiled once. Nothing a run can reach survives it except the frozen intrinsics; a run that breaks a
+ * limit, or whose compilation ran code outside its function, `taints` the realm, which the engine then
+ * replaces. The interrupt handler and the host functions read the current run from `current`.
+ * @example
+ * const realm = createRealm(module, 32, () => run)
+ * const compiled = realm.compile('return 1') // { fn } or { error }
+ */
+export function createRealm(module: QuickJSWASMModule, memoryMb: number, current: CurrentRun) {
+  const runtime: QuickJSRuntime = module.newRuntime();
+  runtime.setInterruptHandler(() => current()?.limit.expired() ?? false);
+  runtime.setMemoryLimit(memoryMb * MB);
+  runtime.setMaxStackSize(512 * 1024);
+  const ctx: QuickJSContext = runtime.newContext();
+  const held: QuickJSHandle[] = [];
+  const keep = (h: QuickJSHandle) => (held.push(h), h);
+  const json = keep(ctx.getProp(ctx.global, 'JSON'));
+  const stringify = keep(ctx.getProp(json, 'stringify'));
+  const fnToString = keep(ctx.getProp(keep(ctx.getProp(keep(ctx.getProp(ctx.global, 'Function')), 'prototype')), 'toString'));
+  const host = createHostFunctions(ctx, current);
+  const bootstrap = ctx.unwrapResult(ctx.evalCode(BOOTSTRAP, 'realm.js'));
+  const kit = keep(ctx.unwrapResult(ctx.callFunction(bootstrap, ctx.undefined, ...host)));
+  bootstrap.dispose();
+  host.forEach((h) => h.dispose());
+  const run = keep(ctx.getProp(kit, 'run'));
+  const harden = keep(ctx.getProp(kit, 'harden'));
+  // Least recently used first.
+  const compiled = new Map<string, QuickJSHandle>();
+  let compiledChars = 0;
+  const forget = (code: string) => {
+    compiled.get(code)?.dispose();
+    compiled.delete(code);
+    compiledChars -= code.length;
+  };
+
+  const realm = {
+    ctx,
+    runtime,
+    stringify,
+    /** Set when the context may hold state of a run; the engine then replaces it. */
+    tainted: false,
+    /**
+     * The function compiled from `code` (the caller frees it only when `owned`), or what evaluating it threw
+     * (the caller frees it). Code that compiles into more than its function (a `}` closing the wrapper, then
+     * code of its own) ran at compilation, as a script of this context: it is `escaped`. Either failure
+     * taints the realm, a syntax error included (a script can throw one after declaring global bindings).
+     */
+    compile(code: string): { fn: QuickJSHandle; owned?: boolean } | { error: QuickJSHandle } | { escaped: true } {
+      const cached = compiled.get(code);
+      if (cached) {
+        compiled.delete(code);
+        compiled.set(code, cached);
+        return { fn: cached };
+      }
+      const source = `function (scope) { with (scope) { return (async function () {\n${code}\n}).call(this) } }`;
+      // The code is on line 2 of code.js, which the error messages account for.
+      const evaluated = ctx.evalCode(`(${source})`, 'code.js');
+      if (evaluated.error) {
+        realm.tainted = true;
+        return { error: evaluated.error };
+      }
+      // A function whose source text is the whole wrapper is the wrapper: any `}` in the code that closed it
+      // early would end that function earlier in the text.
+      const text = ctx.callFunction(fnToString, evaluated.value);
+      const whole = !text.error && ctx.typeof(text.value) === 'string' && ctx.getString(text.value) === source;
+      (text.error ?? text.value).dispose();
+      if (!whole) {
+        evaluated.value.dispose();
+        realm.tainted = true;
+        return { escaped: true };
+      }
+      const hardened = ctx.callFunction(harden, ctx.undefined, evaluated.value);
+      if (hardened.error) {
+        evaluated.value.dispose();
+        realm.tainted = true;
+        return { error: hardened.error };
+      }
+      hardened.value.dispose();
+      if (code.length <= COMPILED_CHARS) {
+        compiled.set(code, evaluated.value);
+        compiledChars += code.length;
+        while (compiled.size > COMPILED_KEPT || compiledChars > COMPILED_CHARS) forget(compiled.keys().next().value!);
+        return { fn: evaluated.value };
+      }
+      return { fn: evaluated.value, owned: true };
+    },
+    /** Starts `fn` with a fresh global holding `inputs` (one JSON object text): its promise, or what stopped it. */
+    start(fn: QuickJSHandle, inputs: string, logLimits: { lines: number; chars: number }) {
+      const args = [ctx.newString(inputs), ctx.newNumber(logLimits.lines), ctx.newNumber(logLimits.chars)];
+      try {
+        return ctx.callFunction(run, ctx.undefined, fn, ...args);
+      } finally {
+        args.forEach((h) => h.dispose());
+      }
+    },
+    /** Frees the context and runtime; throws when QuickJS cannot (the module is then broken). */
+    dispose(): void {
+      for (const code of [...compiled.keys()]) forget(code);
+      held.forEach((h) => h.alive && h.dispose());
+      ctx.dispose();
+      runtime.dispose();
+    },
+  };
+  return realm;
+}
+
+export type Realm = ReturnType<typeof createRealm>;
