@@ -17,6 +17,7 @@ import { crashedError, maxCrashesOf } from './poison.js';
 import type { ExecutionLimiter } from './execution-limiter.js';
 import { createPacedBacklog } from './paced-backlog.js';
 import { WebhookInput } from './webhook-input.js';
+import { createUnfinished } from './unfinished.js';
 import { statusUrlOf, type StatusTokens } from './status.js';
 
 /** The webhook trigger's options (`idempotencyHeader` defaults to `Idempotency-Key`, `responseTimeoutMs` to 30000). */
@@ -90,8 +91,8 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
   const maxCrashes = maxCrashesOf(options.config);
   let started: Promise<number> | null = null;
   let ready = false;
-  // Ids only (the backlog keeps a spilled delivery as a position): what a status lookup needs before a record exists.
-  const unfinished = new Set<string>();
+  // What a status lookup needs before a record exists.
+  const unfinished = createUnfinished();
 
   // Replayed deliveries whose execution ended before the crash (only its done mark was lost): found with one
   // pass over the execution records per replayed group, not one lookup each.
@@ -108,7 +109,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       return all;
     });
     for (const d of list) {
-      unfinished.add(d.id);
+      unfinished.accepted(d.at);
       backlog.push(d);
     }
   }
@@ -121,6 +122,8 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
    */
   async function run(queued: Delivery): Promise<void> {
     let d = queued;
+    let recorded = true;
+    unfinished.started(queued.id);
     try {
       d = await deliveries.load(queued);
       if (d.replayed && (await ended).has(d.id)) return void (await options.executions.open.remove(d.id));
@@ -138,9 +141,10 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       const restartedBy = deliveries.durable ? 'journal' : undefined;
       await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy });
     } catch (error) {
+      recorded = false;
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });
     } finally {
-      unfinished.delete(d.id);
+      unfinished.ended(d.id, recorded);
       deliveries.finish(d);
     }
   }
@@ -199,7 +203,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
         if (dispatcher.queued) await dispatcher.enqueue({ flow: hit.published!, input, trigger: 'webhook', executionId: id });
         else {
           await deliveries.accept(delivery, key ? { key, exp, statusUrl } : undefined);
-          unfinished.add(id);
+          unfinished.accepted(delivery.at);
           backlog.push(delivery);
         }
         const answer: Outcome = { status: 200, body: { executionId: id, statusUrl } };

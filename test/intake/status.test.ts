@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createListener } from '../../adapters/node-http/index.js';
 import { executionStatus } from '../../src/intake/status.js';
+import { createUnfinished } from '../../src/intake/unfinished.js';
+import { newExecutionId } from '../../src/resources/executions/ids.js';
 import { WeirError } from '../../src/errors.js';
 import { createWeir } from '../../src/weir.js';
 import { chain, publish, send, startServe, tmpDir, until } from '../host/_helpers.js';
@@ -147,6 +149,28 @@ test('an execution accepted here and not started yet is queued; without a record
   assert.equal(await status('ok.exec_waiting'), { executionId: 'exec_waiting', status: 'queued' });
   assert.is(await status('ok.exec_pruned'), null);
   assert.is(await status('bad.exec_waiting'), null);
+});
+
+test('deliveries waiting or running here are unfinished, by their ids\' times while any waits; ended ones are not', () => {
+  const unfinished = createUnfinished();
+  const t0 = Date.UTC(2026, 0, 1);
+  const [a, b, c] = [t0, t0 + 5000, t0 + 9000].map((t) => newExecutionId(t));
+  const old = newExecutionId(t0 - 60_000);
+  assert.not.ok(unfinished.has(a), 'nothing accepted yet');
+  [t0, t0 + 5000, t0 + 9000].forEach((t) => unfinished.accepted(t));
+  assert.ok(unfinished.has(a) && unfinished.has(b) && unfinished.has(c));
+  assert.not.ok(unfinished.has(old), 'made before the oldest waiting delivery');
+  assert.not.ok(unfinished.has('exec_chosen-elsewhere'));
+  unfinished.started(a);
+  unfinished.ended(a, true);
+  unfinished.started(b);
+  unfinished.ended(b, false);
+  assert.ok(unfinished.has(c));
+  assert.not.ok(unfinished.has(b), 'ended without a record: not queued');
+  unfinished.started(c);
+  assert.ok(unfinished.has(c), 'running');
+  unfinished.ended(c, true);
+  assert.not.ok(unfinished.has(c) || unfinished.has(b) || unfinished.has(a), 'nothing waits or runs');
 });
 
 test.run();
