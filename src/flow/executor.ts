@@ -109,10 +109,13 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
           result: null,
           startedAt: now(),
           finishedAt: null,
-          ...(workflow.hash ? { hash: workflow.hash } : {}),
-          ...(workflow.draft ? { draft: true as const } : {}),
-          ...(options.rerunOf ? { rerunOf: options.rerunOf } : {}),
         };
+    // Set after the literal: spreads there would copy through a slow path on every run.
+    if (!options.resume) {
+      if (workflow.hash) record.hash = workflow.hash;
+      if (workflow.draft) record.draft = true;
+      if (options.rerunOf) record.rerunOf = options.rerunOf;
+    }
     const state = new Run(record, options, baseEnv);
     const stop = (reason: WeirError) => state.controller.abort(reason);
     const onCancel = () => state.cancel();
