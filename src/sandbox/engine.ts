@@ -12,21 +12,26 @@ export interface EngineOptions {
   maxOutputBytes: number;
 }
 
-/** One run, as it crosses to a worker thread: the globals are one JSON object text (`{"$input": ...}`). */
-export interface Job {
-  code: string;
-  inputs: string;
-  cpuMs: number;
-  logLimits: { lines: number; chars: number };
+/**
+ * One run, as it crosses to a worker thread: the code, the globals as one JSON object text (`{"$input": ...}`),
+ * the CPU limit in ms and the console budget (lines, characters). Flat, as a structured clone of an array of
+ * primitives costs less than one of an object.
+ */
+export type Job = [code: string, inputs: string, cpuMs: number, lines: number, chars: number];
+
+export interface ReplyError {
+  code: ErrorCode;
+  message: string;
+  hints: string[];
+  status: number;
 }
 
-/** How a run ended, as it crosses back: the return value as JSON text, the console lines kept, and how many calls were dropped. */
-export interface Reply {
-  json?: string;
-  error?: { code: ErrorCode; message: string; hints: string[]; status: number };
-  logs: Array<[ConsoleLevel, string]>;
-  dropped: number;
-}
+/**
+ * How a run ended, as it crosses back. A run that succeeded and logged nothing (the common case) is only its
+ * return value as JSON text (undefined for none); otherwise the value, the console lines kept, how many calls
+ * were dropped, and the error.
+ */
+export type Reply = string | undefined | [json: string | undefined, logs: Array<[ConsoleLevel, string]>, dropped: number, error?: ReplyError];
 
 const MB = 1024 * 1024;
 // The QuickJS build starts with 16 MB of WebAssembly memory (its own data and stack); a run's heap comes on top.
@@ -42,10 +47,12 @@ const SYNTAX_ERRORS_KEPT = 256;
  * WebAssembly memory itself (QuickJS's own limit does not count every allocation in this build).
  * @example
  * const engine = createEngine({ memoryMb: 32, maxOutputBytes: 4 << 20 })
- * await engine.run({ code: 'return 1', inputs: '{}', cpuMs: 1000, logLimits: { lines: 100, chars: 65536 } }) // { json: '1', logs: [], dropped: 0 }
+ * await engine.run(['return 1', '{}', 1000, 100, 65536]) // '1'
  */
 export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
   let loading: Promise<QuickJSWASMModule> | null = null;
+  // The module once loaded, so a run does not wait a promise turn for it.
+  let loaded: QuickJSWASMModule | null = null;
   let wasmMemory: WebAssembly.Memory | null = null;
   let realm: Realm | null = null;
   let current: HostRun | null = null;
@@ -62,44 +69,51 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
       wasmMemory = new WebAssembly.Memory({ initial: BASE_MEMORY / PAGE, maximum });
       // printErr (honoured by Emscripten, missing from the types) keeps a broken instance's abort off stderr.
       const emscriptenModule = { printErr: () => {} } as object;
-      return q.newQuickJSWASMModuleFromVariant(q.newVariant(q.RELEASE_SYNC, { wasmMemory, emscriptenModule }));
+      return (loaded = await q.newQuickJSWASMModuleFromVariant(q.newVariant(q.RELEASE_SYNC, { wasmMemory, emscriptenModule })));
     })());
+  const logs: Array<[ConsoleLevel, string]> = [];
+  let droppedCalls = 0;
+  const log = (message: string, level: ConsoleLevel) => void logs.push([level, message]);
+  const dropped = () => void droppedCalls++;
+
+  const runWith = (module: QuickJSWASMModule, [code, inputs, cpuMs, lines, chars]: Job): Reply => {
+    const limit = createLimit({ cpuMs, memoryMb, maxOutputBytes });
+    let outcome: Outcome;
+    try {
+      // Made outside any run, so no run's CPU limit interrupts it.
+      realm ??= createRealm(module, memoryMb, () => current);
+      current = { limit, log, dropped, logLimits: { lines, chars } };
+      outcome = execute(realm, code, { ...current, inputs, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors });
+    } catch {
+      // Building the realm failed: QuickJS itself did.
+      outcome = { error: limitError('broken', { cpuMs, memoryMb, maxOutputBytes }), broken: true, replace: true };
+    } finally {
+      current = null;
+    }
+    // A broken instance, or one whose memory stays mostly grown, is replaced before the next run, and with
+    // it the realm; a realm that may hold something of this run is replaced on its own.
+    const replaceModule = outcome.broken || memoryExhausted();
+    if (realm && (outcome.replace || replaceModule)) {
+      try {
+        realm.dispose();
+      } catch {
+        loading = null;
+      }
+      realm = null;
+    }
+    if (replaceModule || !loading) loading = loaded = null;
+    const { error } = outcome;
+    if (!error && !logs.length && !droppedCalls) return outcome.json;
+    const reply: Reply = [error ? undefined : outcome.json, logs.splice(0), droppedCalls];
+    if (error) reply[3] = { code: error.code, message: error.message, hints: error.hints, status: error.status };
+    droppedCalls = 0;
+    return reply;
+  };
 
   return {
-    /** Runs one job; never throws (a failure is the reply's `error`). */
-    async run(job: Job): Promise<Reply> {
-      const module = await load();
-      const limit = createLimit({ cpuMs: job.cpuMs, memoryMb, maxOutputBytes });
-      const reply: Reply = { logs: [], dropped: 0 };
-      const log = (message: string, level: ConsoleLevel) => void reply.logs.push([level, message]);
-      const dropped = () => void reply.dropped++;
-      let outcome: Outcome;
-      try {
-        // Made outside any run, so no run's CPU limit interrupts it.
-        realm ??= createRealm(module, memoryMb, () => current);
-        current = { limit, log, dropped, logLimits: job.logLimits };
-        outcome = execute(realm, job.code, { ...current, inputs: job.inputs, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors });
-      } catch {
-        // Building the realm failed: QuickJS itself did.
-        outcome = { error: limitError('broken', { cpuMs: job.cpuMs, memoryMb, maxOutputBytes }), broken: true, replace: true };
-      } finally {
-        current = null;
-      }
-      // A broken instance, or one whose memory stays mostly grown, is replaced before the next run, and with
-      // it the realm; a realm that may hold something of this run is replaced on its own.
-      const replaceModule = outcome.broken || memoryExhausted();
-      if (realm && (outcome.replace || replaceModule)) {
-        try {
-          realm.dispose();
-        } catch {
-          loading = null;
-        }
-        realm = null;
-      }
-      if (replaceModule) loading = null;
-      if (outcome.error) reply.error = { code: outcome.error.code, message: outcome.error.message, hints: outcome.error.hints, status: outcome.error.status };
-      else if (outcome.json !== undefined) reply.json = outcome.json;
-      return reply;
+    /** Runs one job, at once when QuickJS is loaded; never throws (a failure is in the reply). */
+    run(job: Job): Reply | Promise<Reply> {
+      return loaded ? runWith(loaded, job) : load().then((module) => runWith(module, job));
     },
   };
 }

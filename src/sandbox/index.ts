@@ -60,12 +60,14 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DE
     /** Runs `code` as the body of a function and resolves to its JSON return value. */
     async run(code: string, options: SandboxRun): Promise<unknown> {
       // One JSON text crosses to the worker and is parsed once inside the sandbox (undefined members drop out).
-      const job = { code, inputs: JSON.stringify(options.globals), cpuMs: Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits: options.logLimits ?? NODE_LOG_LIMITS };
-      const reply = await pool.run(job, options.signal);
-      for (const [level, message] of reply.logs) options.log?.(message, level);
-      if (reply.dropped) options.dropped?.(reply.dropped);
-      if (reply.error) throw new WeirError(reply.error.code, reply.error.message, { hints: reply.error.hints, status: reply.error.status });
-      return reply.json === undefined ? undefined : JSON.parse(reply.json);
+      const logLimits = options.logLimits ?? NODE_LOG_LIMITS;
+      const reply = await pool.run([code, JSON.stringify(options.globals), Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits.lines, logLimits.chars], options.signal);
+      if (typeof reply !== 'object') return reply === undefined ? undefined : JSON.parse(reply);
+      const [json, logs, dropped, error] = reply;
+      for (const [level, message] of logs) options.log?.(message, level);
+      if (dropped) options.dropped?.(dropped);
+      if (error) throw new WeirError(error.code, error.message, { hints: error.hints, status: error.status });
+      return json === undefined ? undefined : JSON.parse(json);
     },
     /** Stops the worker threads. */
     close: () => pool.close(),

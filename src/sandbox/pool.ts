@@ -15,7 +15,6 @@ interface Task {
   reject(err: WeirError): void;
   /** Settled already (cancelled while waiting in a worker): its reply, when it comes, is dropped. */
   settled?: boolean;
-  onAbort?: () => void;
 }
 
 /** A started worker and the jobs sent to it, in order: the first is running, the others wait in its inbox. */
@@ -24,7 +23,6 @@ interface Slot {
   tasks: Task[];
   /** When the running job started. */
   since: number;
-  timer?: NodeJS.Timeout;
 }
 
 // A worker answers within its own CPU limit; past it by this much (room for a fresh worker to start and load
@@ -36,6 +34,9 @@ const GRACE_MS = 5000;
 // so a job rarely waits behind one that spins to its CPU limit.
 const MAX_QUEUED_PER_WORKER = 1;
 const QUEUE_BEHIND_MS = 5;
+// How often busy workers are checked for being stuck: one interval for the pool rather than a timer armed and
+// cleared per job.
+const SWEEP_MS = 1000;
 
 /**
  * A pool of sandbox worker threads, started on demand up to `size`. Jobs wait in order when all are busy. A
@@ -44,20 +45,24 @@ const QUEUE_BEHIND_MS = 5;
  * process alive.
  * @example
  * const pool = createPool({ size: 2, memoryMb: 32, maxOutputBytes: 4 << 20 })
- * const reply = await pool.run({ code: 'return 1', inputs: '{}', cpuMs: 1000, logLimits: { lines: 100, chars: 65536 } })
+ * const reply = await pool.run(['return 1', '{}', 1000, 100, 65536]) // '1'
  * await pool.close()
  */
 export function createPool({ size, ...engine }: PoolOptions) {
   const slots: Slot[] = [];
   const queue: Task[] = [];
   let closed = false;
+  let sweeper: NodeJS.Timeout | undefined;
+  // The tasks waiting on each signal: one listener per signal, added on its first run and never removed, in
+  // place of an add and a remove per run (a flow execution's signal serves all its Code nodes).
+  const watched = new WeakMap<AbortSignal, Set<Task>>();
 
   const spawn = (): Slot => {
     const slot: Slot = { worker: startWorker(engine), tasks: [], since: 0 };
     slot.worker.unref();
     slot.worker.on('message', (reply: Reply) => finished(slot, reply));
-    slot.worker.on('error', (err) => failed(slot, workerFailure(err, slot.tasks[0]?.job.cpuMs ?? 0, engine)));
-    slot.worker.on('exit', () => failed(slot, limitError('broken', { ...engine, cpuMs: slot.tasks[0]?.job.cpuMs ?? 0 })));
+    slot.worker.on('error', (err) => failed(slot, workerFailure(err, slot.tasks[0]?.job[2] ?? 0, engine)));
+    slot.worker.on('exit', () => failed(slot, limitError('broken', { ...engine, cpuMs: slot.tasks[0]?.job[2] ?? 0 })));
     slots.push(slot);
     return slot;
   };
@@ -66,7 +71,6 @@ export function createPool({ size, ...engine }: PoolOptions) {
     const at = slots.indexOf(slot);
     if (at < 0) return;
     slots.splice(at, 1);
-    clearTimeout(slot.timer);
     const [running, ...waiting] = slot.tasks;
     if (running && error) settle(running, () => running.reject(error));
     queue.unshift(...waiting.filter((t) => !t.settled));
@@ -76,7 +80,6 @@ export function createPool({ size, ...engine }: PoolOptions) {
   const failed = (slot: Slot, error: WeirError) => discard(slot, error);
   const finished = (slot: Slot, reply: Reply) => {
     const task = slot.tasks.shift();
-    clearTimeout(slot.timer);
     if (task) settle(task, () => task.resolve(reply));
     if (slot.tasks.length) started(slot);
     else if (closed) discard(slot, null);
@@ -86,14 +89,30 @@ export function createPool({ size, ...engine }: PoolOptions) {
   const settle = (task: Task, how: () => void) => {
     if (task.settled) return;
     task.settled = true;
-    task.signal?.removeEventListener('abort', task.onAbort!);
+    if (task.signal) watched.get(task.signal)!.delete(task);
     how();
   };
   /** The slot's first job is running from now: it must answer within its CPU limit and the grace. */
   const started = (slot: Slot) => {
     slot.since = Date.now();
-    const task = slot.tasks[0];
-    slot.timer = setTimeout(() => discard(slot, limitError('cpu', { ...engine, cpuMs: task.job.cpuMs })), task.job.cpuMs + GRACE_MS);
+    sweeper ??= setInterval(sweep, SWEEP_MS).unref();
+  };
+  /** Replaces the workers stuck past their running job's limit; stops once no worker is busy. */
+  const sweep = () => {
+    const now = Date.now();
+    for (const slot of slots.filter((s) => s.tasks.length && now > s.since + s.tasks[0].job[2] + GRACE_MS)) {
+      discard(slot, limitError('cpu', { ...engine, cpuMs: slot.tasks[0].job[2] }));
+    }
+    if (!slots.some((s) => s.tasks.length)) sweeper = void clearInterval(sweeper);
+  };
+  const watch = (task: Task, signal: AbortSignal) => {
+    let tasks = watched.get(signal);
+    if (!tasks) {
+      const waiting = new Set<Task>();
+      watched.set(signal, (tasks = waiting));
+      signal.addEventListener('abort', () => waiting.forEach(cancel), { once: true });
+    }
+    tasks.add(task);
   };
   const free = () =>
     slots.find((s) => s.tasks.length === 0) ??
@@ -126,8 +145,7 @@ export function createPool({ size, ...engine }: PoolOptions) {
       if (signal?.aborted) return Promise.reject(cancelled());
       return new Promise((resolve, reject) => {
         const task: Task = { job, signal, resolve, reject };
-        task.onAbort = () => cancel(task);
-        signal?.addEventListener('abort', task.onAbort, { once: true });
+        if (signal) watch(task, signal);
         queue.push(task);
         next();
       });

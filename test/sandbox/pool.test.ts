@@ -35,4 +35,13 @@ test('a job cancelled while it waits in a worker fails at once; the one running 
   assert.is(await sandbox.run('return "next"', { globals: {} }), 'next');
 });
 
+test('one signal shared by several runs cancels each of them, and not the runs that ended before it fired', async () => {
+  const controller = new AbortController();
+  assert.is(await sandbox.run('return 1', { globals: {}, signal: controller.signal }), 1);
+  const runs = [sandbox.run('while (true) {}', { globals: {}, cpuMs: 3000, signal: controller.signal }), sandbox.run('return 2', { globals: {}, signal: controller.signal })];
+  setImmediate(() => controller.abort());
+  assert.equal(await Promise.all(runs.map((r) => r.catch((e: WeirError) => e.code))), ['CANCELLED', 'CANCELLED']);
+  assert.is(await sandbox.run('return 3', { globals: {}, signal: new AbortController().signal }), 3);
+});
+
 test.run();
