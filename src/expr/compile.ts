@@ -97,6 +97,14 @@ export function compile(ast: Ast): Evaluate {
   if (path) {
     const { base, key } = BASES[path.root];
     if (base === 'now') return () => path.keys.reduce<unknown>((v, k) => getKey(v, k), new Date().toISOString());
+    // `$execution` is the executor's own object, whose resume URL is made on first read (an accessor of its
+    // class, so no closure is made per run): the one inherited property an expression may read.
+    if (base === 'execution' && path.keys[0] === 'resumeUrl') {
+      const rest = path.keys.slice(1);
+      return (s) => rest.reduce<unknown>((v, k) => getKey(v, k), (s.execution as { resumeUrl?: string } | undefined)?.resumeUrl);
+    }
+    // Whole, it is a copy of its own properties (the id): no URL is made, no object of the executor's leaks.
+    if (base === 'execution' && !path.keys.length) return (s) => (s.execution === undefined ? undefined : { ...s.execution });
     return compilePath(base, key ? [key, ...path.keys] : path.keys);
   }
   switch (ast.type) {

@@ -6,7 +6,7 @@ import type { FlowConfig } from '../resources/workflows/types.js';
 import type { ConfigCheck } from '../resources/workflows/validate.js';
 import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
-import type { ExecutionFacade, ExecutionRecord, ExecutorHooks, NodeLogLevel, RunOptions, RunState } from './types.js';
+import type { ExecutionFacade, ExecutionRecord, ExecutionVariables, ExecutorHooks, NodeLogLevel, RunOptions, RunState } from './types.js';
 import { emitSafely, walk } from './walk.js';
 import { createClock } from '../util/clock.js';
 import { newExecutionId } from '../resources/executions/ids.js';
@@ -192,14 +192,33 @@ function resumedRecord(stored: ExecutionRecord, options: RunOptions, at: string)
   return { ...rest, status: 'running', nodes: {}, result: null, finishedAt: null, resumedAt: at, ...(attempts && attempts > 1 ? { attempts } : {}) };
 }
 
-/** `$execution` of a run: `resumeUrl` is made on first read, so runs that never read it cost nothing. */
+/**
+ * `$execution` of a run: `resumeUrl` is made on first read, so runs that never read it cost nothing. A class
+ * for the same reason as `Run`: a literal with a getter would keep every run reachable to the young GC.
+ * Expressions read only own properties, and `resumeUrl` by name (src/expr/compile.ts).
+ */
+class Variables implements ExecutionVariables {
+  readonly id: string;
+  readonly #record: ExecutionRecord;
+  readonly #make: NonNullable<ExecutorOptions['resumeUrl']>;
+  #url?: string;
+
+  constructor(record: ExecutionRecord, make: NonNullable<ExecutorOptions['resumeUrl']>) {
+    this.id = record.id;
+    this.#record = record;
+    this.#make = make;
+  }
+
+  get resumeUrl(): string {
+    return (this.#url ??= this.#make(this.#record));
+  }
+
+  /** Written out (`{{ $execution }}`), it is its id: a resume URL is made only when asked for by name. */
+  toJSON(): ExecutionVariables {
+    return { id: this.id };
+  }
+}
+
 function executionVariables(record: ExecutionRecord, resumeUrl: ExecutorOptions['resumeUrl']): ExecutionFacade['variables'] {
-  if (!resumeUrl) return { id: record.id };
-  let url: string | undefined;
-  return {
-    id: record.id,
-    get resumeUrl() {
-      return (url ??= resumeUrl(record));
-    },
-  };
+  return resumeUrl ? new Variables(record, resumeUrl) : { id: record.id };
 }

@@ -256,4 +256,18 @@ test('save refuses bad expressions (with position), bad options, unknown handles
   await weir.close();
 });
 
+test('$execution in expressions: its id, its resume URL by name, and written whole only its id', async () => {
+  const weir = await memoryWeir();
+  const r = await runConfig(weir, chain([
+    { id: 'set-1', type: 'set', config: { values: { whole: '{{ $execution }}', id: '{{ $execution.id }}' } } },
+    { id: 'set-2', type: 'set', config: { values: { url: '{{ $execution.resumeUrl }}', viaIndex: "{{ $execution['resumeUrl'] }}" } } },
+  ]));
+  assert.is(r.status, 'success');
+  assert.equal(r.nodes['set-1'].data, { whole: { id: r.id }, id: r.id });
+  const { url, viaIndex } = r.nodes['set-2'].data as { url: string; viaIndex: string };
+  assert.match(url, /\/resume\/[\w-]{32}$/);
+  assert.is(viaIndex, url, 'one URL per execution, however it is named');
+  await weir.close();
+});
+
 test.run();
