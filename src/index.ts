@@ -28,6 +28,7 @@ export {
   type RouteGroup,
   type RouteParams,
 } from './host/index.js';
+export { onAbort } from './util/abort.js';
 export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './nodes/index.js';
 export type { NodeServices, RunWorkflow } from './types/node-services.js';
 export type { Waits, ResumeCall } from './types/waits.js';

@@ -154,7 +154,9 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const expressions = createExpressions();
   const checks = [flowChecks({ nodes, expressions })];
   const workflows = createWorkflows({ storage, nodes, bus, checks });
-  const executions = createExecutions({ storage, config: config.executions });
+  // Resume tokens and the like belong to executions: pruning an execution's record removes them.
+  const waitStore = createWaitStore(storage.view('cloud', 'waits'));
+  const executions = createExecutions({ storage, config: config.executions, linked: waitStore });
   const sandbox = createSandbox(config.sandbox);
   const interfaces = createInterfaces({ storage, bus });
   const blobs = { home, config, injected: !!options.storage?.cloud };
@@ -173,7 +175,6 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe: cloudProbe(storage, ['executions/cancel']), cluster });
   const running = createRunningExecutions({ onBusy: (busy) => cancelWatch.busy(busy) });
   const cancelWatch = requests.follow((id) => running.cancel(id) !== null);
-  const waitStore = createWaitStore(storage.view('cloud', 'waits'));
   const tokens = createResumeTokens({ store: waitStore, base: cachedPublicBase(home, config.publicUrl) });
   const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, running, resumeUrl: tokens.url });
   const run = createRun({ workflows, executor });
@@ -186,8 +187,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
     const values = Object.values(await secrets.valuesNow());
     return values.length ? createMasker(values).record(record) : record;
   };
-  const unqueue = intake.queue && ((id: string) => intake.queue!.remove(id));
-  const cancel = createCancel({ executions, cancelHere: running.cancel, requests, unqueue, mask });
+  const cancel = createCancel({ executions, cancelHere: running.cancel, requests, queue: intake.queue, mask });
   const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: executor.run, cancel });
   const weir: Weir = {
     home, config, storage, bus, nodes, env, network, cluster,

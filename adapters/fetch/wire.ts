@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { WeirError, encodeResponse, tooLarge, type HostResponse } from '../../src/index.js';
+import { WeirError, encodeResponse, onAbort, tooLarge, type HostResponse } from '../../src/index.js';
 
 /**
  * Reads a fetch Request's body, at most `max` bytes: a Content-Length above the limit fails before a byte
@@ -19,7 +19,7 @@ export async function readRequestBody(request: Request, max: number, signal: Abo
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
-  signal.addEventListener('abort', stop);
+  const forget = onAbort(signal, stop);
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -35,7 +35,7 @@ export async function readRequestBody(request: Request, max: number, signal: Abo
       chunks.push(value);
     }
   } finally {
-    signal.removeEventListener('abort', stop);
+    forget();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_MAX_BODY, WeirError, tooLarge } from '../../src/index.js';
+import { DEFAULT_MAX_BODY, WeirError, onAbort, tooLarge } from '../../src/index.js';
 
 /**
  * Reads a request body of at most `max` bytes. A Content-Length above the limit fails before a byte is
@@ -31,18 +31,18 @@ export function readBody(req: IncomingMessage, max = DEFAULT_MAX_BODY, signal?: 
       resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     };
     const onClose = () => fail(new Error('the connection closed before the request body ended'));
-    const onAbort = () => fail(new WeirError('UNAVAILABLE', 'the host is shutting down'));
+    let forget = () => {};
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', fail);
       req.off('close', onClose);
-      signal?.removeEventListener('abort', onAbort);
+      forget();
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', fail);
     req.on('close', onClose);
-    signal?.addEventListener('abort', onAbort);
+    if (signal) forget = onAbort(signal, () => fail(new WeirError('UNAVAILABLE', 'the host is shutting down')));
   });
 }

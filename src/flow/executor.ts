@@ -8,6 +8,7 @@ import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
 import type { ExecutionFacade, ExecutionRecord, ExecutionVariables, ExecutorHooks, NodeLogLevel, RunOptions, RunState } from './types.js';
 import { emitSafely, walk } from './walk.js';
+import { onAbort } from '../util/abort.js';
 import { createClock } from '../util/clock.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import { noMask, type Masker } from './masking.js';
@@ -42,6 +43,8 @@ class Run implements RunState {
   answer?: RunState['answer'];
   failure?: RunState['failure'];
   #controller?: AbortController;
+  #reason?: WeirError;
+  #onCancel?: Set<() => void>;
 
   constructor(
     public record: ExecutionRecord,
@@ -49,18 +52,40 @@ class Run implements RunState {
     public env: RunState['env'],
   ) {}
 
-  /** Made on first use: most runs have no node that listens for cancellation, and a signal is costly. */
-  get controller(): AbortController {
-    return (this.#controller ??= new AbortController());
+  /** Made on first use: most runs have no node that reads a signal, and a signal is costly to make. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  get aborted(): boolean {
+    return this.#reason !== undefined;
+  }
+
+  onCancel(fn: () => void): () => void {
+    if (this.#reason) {
+      fn();
+      return () => {};
+    }
+    const fns = (this.#onCancel ??= new Set());
+    fns.add(fn);
+    return () => void fns.delete(fn);
+  }
+
+  /** Stops the running nodes with `reason` (the first reason stays). */
+  abort(reason: WeirError): void {
+    if (this.#reason) return;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    this.#onCancel?.forEach((fn) => fn());
   }
 
   cancel(): void {
     this.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
-    this.controller.abort(new WeirError('CANCELLED', 'execution cancelled'));
+    this.abort(new WeirError('CANCELLED', 'execution cancelled'));
   }
 }
 
@@ -117,14 +142,13 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       if (options.rerunOf) record.rerunOf = options.rerunOf;
     }
     const state = new Run(record, options, baseEnv);
-    const stop = (reason: WeirError) => state.controller.abort(reason);
-    const onCancel = () => state.cancel();
+    const stop = (reason: WeirError) => state.abort(reason);
+    let forgetCancel: (() => void) | undefined;
     const starting = callHooks(hooks['execution:start'], state);
     if (starting) await starting;
     emitSafely(bus, 'execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
     if (options.refuse) state.failure = options.refuse;
-    else if (options.signal?.aborted) onCancel();
-    else options.signal?.addEventListener('abort', onCancel, { once: true });
+    else if (options.signal) forgetCancel = onAbort(options.signal, () => state.cancel());
 
     const facade: ExecutionFacade = {
       id: record.id,
@@ -151,7 +175,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       if (failure) record.error = failure;
       else if (!waiting) record.result = state.answer ? state.answer.body : last ? record.nodes[last].data : null;
     } finally {
-      options.signal?.removeEventListener('abort', onCancel);
+      forgetCancel?.();
       if (record.status !== 'waiting') record.finishedAt = now();
     }
     const ending = callHooks(hooks['execution:end'], state);

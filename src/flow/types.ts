@@ -160,6 +160,10 @@ export interface RunState {
   /** Set when the execution stops on an error or is cancelled. */
   failure?: ErrorInfo;
   signal: AbortSignal;
+  /** Whether the run was cancelled or stopped (reading it makes no signal). */
+  readonly aborted: boolean;
+  /** Calls `fn` once the run is cancelled or stopped (at once if it is); returns a function that forgets it. */
+  onCancel(fn: () => void): () => void;
   /** Stops the run as `cancelled`: running nodes see their signal abort and no node starts after them. */
   cancel(): void;
 }

@@ -5,6 +5,7 @@ import type { NodeServices } from '../types/node-services.js';
 import type { WeirBus } from '../events.js';
 import type { Graph, GraphNode } from './graph.js';
 import { runWithPolicy } from './policy.js';
+import { onAbort } from '../util/abort.js';
 import { NodeLogs } from './node-logs.js';
 import { Suspend } from './suspend.js';
 import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState } from './types.js';
@@ -57,6 +58,10 @@ class Context implements NodeContext {
 
   get signal(): AbortSignal {
     return this.#run.signal;
+  }
+
+  onCancel(fn: () => void): () => void {
+    return this.#run.onCancel(fn);
   }
 }
 
@@ -180,7 +185,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
 
   function fail(node: GraphNode, err: unknown, startedAt: string, error = errorInfo(err)) {
     const rec: NodeRecord = { data: null, status: 'error', startedAt, finishedAt: now(), error };
-    if (node.continueOnError && !run.signal.aborted) {
+    if (node.continueOnError && !run.aborted) {
       rec.data = { error };
       return record(node, rec, undefined);
     }
@@ -219,7 +224,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
       if (!exec) out = ctx.input;
       else if (!node.policy) out = exec(ctx);
       else {
-        out = runWithPolicy(node.policy, id, run.signal, (signal) => exec({ ...ctx, signal }), (n, err) => {
+        out = runWithPolicy(node.policy, id, run.signal, (signal) => exec({ ...ctx, signal, onCancel: (fn) => onAbort(signal, fn) }), (n, err) => {
           attempts[node.index] = n;
           log(node, 'warn', `attempt ${n} failed, retrying: ${errorInfo(err).message}`);
         });

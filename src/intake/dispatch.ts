@@ -67,6 +67,8 @@ const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void): RunOpti
 });
 
 const orNull = (r: unknown) => r ?? null;
+/** A queued execution's reply may still come this long after the caller's timeout answered it (then it is dropped). */
+const REPLY_GRACE_MS = 1000;
 
 /** The outcome of an execution that ended, or began waiting, before any Respond node: its result, 202 while it waits, or its error. */
 export function executionOutcome(record: FinishedRecord, wrap: (result: unknown) => unknown = orNull): Outcome {
@@ -90,9 +92,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const queue = options.queue ?? null;
   const deadlines = createDeadlines();
 
-  const start = (event: DispatchEvent, onRespond?: (o: Outcome) => void): Promise<FinishedRecord> => {
+  /** `waitMs`: how long to wait for a queued execution (a caller's reply timeout), not for one run here. */
+  const start = (event: DispatchEvent, onRespond?: (o: Outcome) => void, waitMs?: number): Promise<FinishedRecord> => {
     const request = runRequest(event, onRespond);
-    return queue && !event.refuse ? queue.run(request) : execute(request);
+    return queue && !event.refuse ? queue.run(request, { waitMs }) : execute(request);
   };
 
   return {
@@ -119,8 +122,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           settle({ status: 504, body: { error: { code: 'TIMEOUT', message: `the flow did not answer within ${o.timeoutMs} ms` } } }),
         );
         const onRespond = (r: Partial<Outcome>) => settle({ status: r.status ?? 200, headers: r.headers, body: wrap(r.body) });
+        // On the queue, the wait (and the limiter slot it holds) ends soon after the caller's 504: nobody is
+        // left to answer, and the worker records the execution whatever happens here.
         limiter
-          .run(() => start({ ...event, executionId }, onRespond))
+          .run(() => start({ ...event, executionId }, onRespond, o.timeoutMs + REPLY_GRACE_MS))
           .then(
             (record) => settle(executionOutcome(record, wrap)),
             (err) => settle(errorResponse(err)),

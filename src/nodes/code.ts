@@ -26,7 +26,7 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
     return service(ctx, 'sandbox').run(ctx.config.code, {
       globals: codeGlobals(ctx.config.code, ctx),
       cpuMs: ctx.config.timeoutMs,
-      signal: ctx.signal,
+      onCancel: (stop) => ctx.onCancel(stop),
       log: (message, level) => ctx.log(message, undefined, level),
       // Calls dropped inside the sandbox are past the node's log budget too: passed on, they are only counted.
       dropped: (count) => {

@@ -17,6 +17,11 @@ export interface NodeContext<C = Record<string, unknown>> {
   /** Adds a line to the node's `logs` in the execution record and emits it as `execution:log` (default level `info`). */
   log: (message: string, data?: unknown, level?: NodeLogLevel) => void;
   signal: AbortSignal;
+  /**
+   * Calls `fn` once the execution is cancelled or stopped (at once if it is) and returns a function that
+   * forgets it: for a node that only needs to hear of it, cheaper than making `signal`.
+   */
+  onCancel(fn: () => void): () => void;
   /** What the node may use of the instance running the flow: resource managers, the sandbox, `run`. */
   services: NodeServices;
   /** Execution-level facilities (respond, ids); filled in by the executor. */

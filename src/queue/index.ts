@@ -44,11 +44,18 @@ export interface ExecutionQueue {
    * stored in Redis. `done` settles with the record the worker reports; with `wait: false` nobody is told
    * (a caller answered at once) and `done` is null.
    */
-  submit(request: RunOptions, options?: { wait?: boolean }): Promise<{ executionId: string; done: Promise<ExecutionRecord> | null }>;
-  /** Like the executor's `run`: enqueues, then resolves with the record the worker reports; Respond answers reach `onRespond`. */
-  run(request: RunOptions): Promise<ExecutionRecord>;
-  /** Takes back a job no worker has started; resolves with it, or null when none waits under that id. */
-  remove(executionId: string): Promise<RunJob | null>;
+  submit(request: RunOptions, options?: { wait?: boolean; waitMs?: number }): Promise<{ executionId: string; done: Promise<ExecutionRecord> | null }>;
+  /**
+   * Like the executor's `run`: enqueues, then resolves with the record the worker reports; Respond answers reach
+   * `onRespond`. It stops waiting (rejects with TIMEOUT; the job goes on) after `waitMs`, 15 minutes by default.
+   */
+  run(request: RunOptions, options?: { waitMs?: number }): Promise<ExecutionRecord>;
+  /**
+   * Takes back a job no worker has started and ends its execution: `finish` stores the final record, which
+   * then answers the host waiting for the job (a Respond-mode caller there is answered at once, not by its
+   * timeout). Resolves with that record, or null when no job waits under that id.
+   */
+  cancel(executionId: string, finish: (job: RunJob) => Promise<ExecutionRecord>): Promise<ExecutionRecord | null>;
   /** Loads BullMQ and opens the connection (a host does it at start, so a missing package fails there). */
   open(): Promise<void>;
   /** Starts taking jobs on this process with `concurrency` at once; resolves once the worker is made. */
@@ -95,9 +102,9 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       return { queue: new Queue(QUEUE_NAME, { connection: connect(), prefix }), Worker, connect };
     })());
 
-  const submit: ExecutionQueue['submit'] = async (request, { wait = true } = {}) => {
+  const submit: ExecutionQueue['submit'] = async (request, { wait = true, waitMs } = {}) => {
     const executionId = request.executionId ?? newExecutionId();
-    const waiting = wait ? await replies.expect(executionId, request.onRespond) : null;
+    const waiting = wait ? await replies.expect(executionId, request.onRespond, waitMs) : null;
     const job: RunJob = { executionId, workflow: request.workflow, input: request.input, trigger: request.trigger, ...(waiting ? { replyTo: replies.channel } : {}) };
     try {
       const { queue } = await open();
@@ -118,14 +125,20 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
   return {
     concurrency,
     submit,
-    async run(request) {
-      return (await (await submit(request)).done)!;
+    async run(request, options) {
+      return (await (await submit(request, options)).done)!;
     },
-    async remove(executionId) {
+    async cancel(executionId, finish) {
       const job = await (await open()).queue.getJob(executionId);
       if (!job || !WAITING_STATES.has(await job.getState())) return null;
       // A worker may take the job between the state read and the removal: BullMQ then refuses (locked).
-      return job.remove().then(() => job.data as RunJob, () => null);
+      if (!(await job.remove().then(() => true, () => false))) return null;
+      const data = job.data as RunJob;
+      const record = await finish(data);
+      // No worker will reply for a job taken back, so the host waiting for it is told here. The execution is
+      // cancelled even when the message cannot go out: that caller is then answered by its timeout.
+      await replies.send(data.replyTo, { id: executionId, kind: 'end', record }).catch(() => {});
+      return record;
     },
     async open() {
       await open();

@@ -12,7 +12,7 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-/** How long a host waits for a queued execution's end before giving up on it (the job itself goes on). */
+/** How long a host waits for a queued execution's end by default before giving up on it (the job itself goes on). */
 const WAIT_MS = 15 * 60 * 1000;
 
 /**
@@ -49,15 +49,15 @@ export function createReplies(cluster: Cluster) {
      * record; it is marked handled, so a caller that does not await it (answered at once) cannot crash the
      * process when it times out.
      */
-    async expect(id: string, onRespond?: (answer: Outcome) => void): Promise<{ done: Promise<ExecutionRecord>; cancel(): void }> {
+    async expect(id: string, onRespond?: (answer: Outcome) => void, waitMs = WAIT_MS): Promise<{ done: Promise<ExecutionRecord>; cancel(): void }> {
       await (listening ??= cluster.subscribe(`reply:${cluster.nodeId}`, deliver));
       let settle!: Pick<Waiter, 'resolve' | 'reject'>;
       const done = new Promise<ExecutionRecord>((resolve, reject) => (settle = { resolve, reject }));
       done.catch(() => {});
       const timer = setTimeout(() => {
         waiters.delete(id);
-        settle.reject(new WeirError('TIMEOUT', `execution ${id} did not finish within ${WAIT_MS / 60000} minutes`));
-      }, WAIT_MS).unref();
+        settle.reject(new WeirError('TIMEOUT', `execution ${id} did not finish within ${waitMs} ms`));
+      }, waitMs).unref();
       waiters.set(id, { ...settle, onRespond, timer });
       return {
         done,

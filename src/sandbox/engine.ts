@@ -2,7 +2,7 @@ import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { ErrorCode } from '../errors.js';
 import { execute, type Outcome } from './execute.js';
 import type { ConsoleLevel, HostRun } from './host.js';
-import { createLimit, limitError } from './limits.js';
+import { createLimit, limitError, type Overdue } from './limits.js';
 import { createRealm, type Realm } from './realm.js';
 import { createSyntaxErrorCache } from './syntax-errors.js';
 
@@ -32,6 +32,17 @@ export interface ReplyError {
  * were dropped, and the error.
  */
 export type Reply = string | undefined | [json: string | undefined, logs: Array<[ConsoleLevel, string]>, dropped: number, error?: ReplyError];
+
+/**
+ * The messages between the pool and a worker. Jobs go in lists (those the host sent in one turn of its event
+ * loop) and replies come back in lists, in the jobs' order: one message each way per turn rather than one per
+ * job, since each message can wake a thread. A number instead of replies hands that many jobs back unrun:
+ * the ones waiting behind a job that ran past {@link LONG_RUN_MS}, for the pool to give to another worker.
+ */
+export type WorkerAnswer = Reply[] | number;
+
+/** How long a job may run before the jobs behind it in its worker go back to the pool (and none are sent behind it). */
+export const LONG_RUN_MS = 5;
 
 const MB = 1024 * 1024;
 // The QuickJS build starts with 16 MB of WebAssembly memory (its own data and stack); a run's heap comes on top.
@@ -76,8 +87,8 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
   const log = (message: string, level: ConsoleLevel) => void logs.push([level, message]);
   const dropped = () => void droppedCalls++;
 
-  const runWith = (module: QuickJSWASMModule, [code, inputs, cpuMs, lines, chars]: Job): Reply => {
-    const limit = createLimit({ cpuMs, memoryMb, maxOutputBytes });
+  const runWith = (module: QuickJSWASMModule, [code, inputs, cpuMs, lines, chars]: Job, overdue?: Overdue): Reply => {
+    const limit = createLimit({ cpuMs, memoryMb, maxOutputBytes }, overdue);
     let outcome: Outcome;
     try {
       // Made outside any run, so no run's CPU limit interrupts it.
@@ -112,8 +123,8 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
 
   return {
     /** Runs one job, at once when QuickJS is loaded; never throws (a failure is in the reply). */
-    run(job: Job): Reply | Promise<Reply> {
-      return loaded ? runWith(loaded, job) : load().then((module) => runWith(module, job));
+    run(job: Job, overdue?: Overdue): Reply | Promise<Reply> {
+      return loaded ? runWith(loaded, job, overdue) : load().then((module) => runWith(module, job, overdue));
     },
   };
 }

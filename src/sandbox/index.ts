@@ -4,6 +4,7 @@ import { NODE_LOG_LIMITS } from '../flow/node-logs.js';
 import type { ConsoleLevel } from './host.js';
 import { DEFAULT_MAX_OUTPUT } from './limits.js';
 import { createPool } from './pool.js';
+import { onAbort } from '../util/abort.js';
 
 /** Limits of the Code node sandbox (`weir.config.json` `sandbox`). */
 export interface SandboxOptions {
@@ -22,7 +23,10 @@ export interface SandboxRun {
   globals: Record<string, unknown>;
   /** A lower CPU limit for this run (e.g. the node's `timeoutMs`). */
   cpuMs?: number;
+  /** Aborting stops the run (it fails with CANCELLED). */
   signal?: AbortSignal;
+  /** In place of `signal`: registers how to stop the run, returning a function that forgets it (`NodeContext.onCancel`). */
+  onCancel?(stop: () => void): () => void;
   /**
    * Where `console.log`, `.info`, `.warn` and `.error` inside the sandbox go (`level` is the method's name),
    * passed on when the run ends. Calls past the run's console budget arrive as `dropped` (their number).
@@ -61,7 +65,9 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DE
     async run(code: string, options: SandboxRun): Promise<unknown> {
       // One JSON text crosses to the worker and is parsed once inside the sandbox (undefined members drop out).
       const logLimits = options.logLimits ?? NODE_LOG_LIMITS;
-      const reply = await pool.run([code, JSON.stringify(options.globals), Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits.lines, logLimits.chars], options.signal);
+      const { signal } = options;
+      const onCancel = options.onCancel ?? (signal ? (stop: () => void) => onAbort(signal, stop) : undefined);
+      const reply = await pool.run([code, JSON.stringify(options.globals), Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits.lines, logLimits.chars], onCancel);
       if (typeof reply !== 'object') return reply === undefined ? undefined : JSON.parse(reply);
       const [json, logs, dropped, error] = reply;
       for (const [level, message] of logs) options.log?.(message, level);

@@ -8,16 +8,26 @@ export const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 
 export type Stop = 'cpu' | 'memory' | 'stack' | 'input' | 'output' | 'broken';
 
+/** When a run counts as long: the jobs waiting behind it in its worker go back to the pool. */
+export interface Overdue {
+  afterMs: number;
+  /** Called once, from the interrupt handler or a host function, when the run passes `afterMs`. */
+  reached(): void;
+}
+
 /**
  * What stops one run, shared by the interrupt handler and every host function so both give the same
- * verdict: the first reason found sticks, and a stopped run fails however the code reacted.
+ * verdict: the first reason found sticks, and a stopped run fails however the code reacted. `overdue` hears
+ * once that the run passed its time, from the same checks.
  * @example
  * const limit = createLimit({ cpuMs: 1000, memoryMb: 32, maxOutputBytes: 4 << 20 })
  * if (limit.expired()) throw limit.error()
  */
-export function createLimit(options: { cpuMs: number; memoryMb: number; maxOutputBytes: number }) {
+export function createLimit(options: { cpuMs: number; memoryMb: number; maxOutputBytes: number }, overdue?: Overdue) {
   // The clock runs from the first line of the run: time spent in host functions counts like any other.
-  const deadline = Date.now() + options.cpuMs;
+  const start = Date.now();
+  const deadline = start + options.cpuMs;
+  let late = overdue ? start + overdue.afterMs : Infinity;
   let stopped: Stop | null = null;
   return {
     get stopped() {
@@ -29,7 +39,12 @@ export function createLimit(options: { cpuMs: number; memoryMb: number; maxOutpu
     },
     /** Whether the run must end now: past its CPU deadline, or stopped for another reason. */
     expired(): boolean {
-      if (Date.now() > deadline) stopped ??= 'cpu';
+      const now = Date.now();
+      if (now > late) {
+        late = Infinity;
+        overdue!.reached();
+      }
+      if (now > deadline) stopped ??= 'cpu';
       return stopped !== null;
     },
     /** The error the run fails with once stopped. */

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { WeirError } from '../errors.js';
-import type { EngineOptions, Job, Reply } from './engine.js';
+import { LONG_RUN_MS, type EngineOptions, type Job, type Reply, type WorkerAnswer } from './engine.js';
 import { limitError } from './limits.js';
 
 export interface PoolOptions extends EngineOptions {
@@ -10,11 +10,12 @@ export interface PoolOptions extends EngineOptions {
 
 interface Task {
   job: Job;
-  signal?: AbortSignal;
   resolve(reply: Reply): void;
   reject(err: WeirError): void;
   /** Settled already (cancelled while waiting in a worker): its reply, when it comes, is dropped. */
   settled?: boolean;
+  /** Drops the hook that cancels it (set when the caller can cancel). */
+  forget?(): void;
 }
 
 /** A started worker and the jobs sent to it, in order: the first is running, the others wait in its inbox. */
@@ -23,17 +24,19 @@ interface Slot {
   tasks: Task[];
   /** When the running job started. */
   since: number;
+  /** Jobs dispatched this turn of the event loop, sent together at its end. */
+  outbox: Job[];
 }
 
 // A worker answers within its own CPU limit; past it by this much (room for a fresh worker to start and load
 // QuickJS on a busy machine), the worker is stuck and is replaced.
 const GRACE_MS = 5000;
-// When every worker is busy, a job may wait in a worker's inbox behind the running one (one at most): the
-// worker then goes from job to job without sleeping, and sending it a job does not wake a thread, which on
-// a busy machine costs the host more than the send itself. Only behind a job that started this recently,
-// so a job rarely waits behind one that spins to its CPU limit.
-const MAX_QUEUED_PER_WORKER = 1;
-const QUEUE_BEHIND_MS = 5;
+// A job may wait in a busy worker's inbox (up to this many behind the running one) rather than wake an idle
+// worker: the worker then goes from job to job without sleeping, and jobs sent in one turn travel in one
+// message; on a busy machine each wake-up costs more than the send itself. Only behind a job that started
+// less than LONG_RUN_MS ago, and a job that runs longer hands the ones behind it back (see WorkerAnswer), so
+// no job waits behind one that spins to its CPU limit.
+const MAX_QUEUED_PER_WORKER = 3;
 // How often busy workers are checked for being stuck: one interval for the pool rather than a timer armed and
 // cleared per job.
 const SWEEP_MS = 1000;
@@ -53,14 +56,14 @@ export function createPool({ size, ...engine }: PoolOptions) {
   const queue: Task[] = [];
   let closed = false;
   let sweeper: NodeJS.Timeout | undefined;
-  // The tasks waiting on each signal: one listener per signal, added on its first run and never removed, in
-  // place of an add and a remove per run (a flow execution's signal serves all its Code nodes).
-  const watched = new WeakMap<AbortSignal, Set<Task>>();
-
+  let sending = false;
   const spawn = (): Slot => {
-    const slot: Slot = { worker: startWorker(engine), tasks: [], since: 0 };
+    const slot: Slot = { worker: startWorker(engine), tasks: [], since: 0, outbox: [] };
     slot.worker.unref();
-    slot.worker.on('message', (reply: Reply) => finished(slot, reply));
+    slot.worker.on('message', (answer: WorkerAnswer) => {
+      if (typeof answer === 'number') handedBack(slot, answer);
+      else for (const reply of answer) finished(slot, reply);
+    });
     slot.worker.on('error', (err) => failed(slot, workerFailure(err, slot.tasks[0]?.job[2] ?? 0, engine)));
     slot.worker.on('exit', () => failed(slot, limitError('broken', { ...engine, cpuMs: slot.tasks[0]?.job[2] ?? 0 })));
     slots.push(slot);
@@ -78,6 +81,11 @@ export function createPool({ size, ...engine }: PoolOptions) {
     next();
   };
   const failed = (slot: Slot, error: WeirError) => discard(slot, error);
+  /** The `count` jobs behind the running one came back unrun: they go first to the next free worker. */
+  const handedBack = (slot: Slot, count: number) => {
+    queue.unshift(...slot.tasks.splice(1, count).filter((t) => !t.settled));
+    next();
+  };
   const finished = (slot: Slot, reply: Reply) => {
     const task = slot.tasks.shift();
     if (task) settle(task, () => task.resolve(reply));
@@ -89,7 +97,7 @@ export function createPool({ size, ...engine }: PoolOptions) {
   const settle = (task: Task, how: () => void) => {
     if (task.settled) return;
     task.settled = true;
-    if (task.signal) watched.get(task.signal)!.delete(task);
+    task.forget?.();
     how();
   };
   /** The slot's first job is running from now: it must answer within its CPU limit and the grace. */
@@ -105,18 +113,10 @@ export function createPool({ size, ...engine }: PoolOptions) {
     }
     if (!slots.some((s) => s.tasks.length)) sweeper = void clearInterval(sweeper);
   };
-  const watch = (task: Task, signal: AbortSignal) => {
-    let tasks = watched.get(signal);
-    if (!tasks) {
-      const waiting = new Set<Task>();
-      watched.set(signal, (tasks = waiting));
-      signal.addEventListener('abort', () => waiting.forEach(cancel), { once: true });
-    }
-    tasks.add(task);
-  };
   const free = () =>
+    slots.find((s) => s.tasks.length > 0 && s.tasks.length <= MAX_QUEUED_PER_WORKER && Date.now() - s.since < LONG_RUN_MS) ??
     slots.find((s) => s.tasks.length === 0) ??
-    (slots.length < size ? spawn() : slots.find((s) => s.tasks.length <= MAX_QUEUED_PER_WORKER && Date.now() - s.since < QUEUE_BEHIND_MS));
+    (slots.length < size ? spawn() : undefined);
   const next = () => {
     for (let slot = queue.length ? free() : undefined; slot && queue.length; slot = queue.length ? free() : undefined) {
       dispatch(slot, queue.shift()!);
@@ -127,7 +127,18 @@ export function createPool({ size, ...engine }: PoolOptions) {
     slot.worker.ref();
     slot.tasks.push(task);
     if (slot.tasks.length === 1) started(slot);
-    slot.worker.postMessage(task.job);
+    slot.outbox.push(task.job);
+    if (!sending) {
+      sending = true;
+      setImmediate(send);
+    }
+  };
+  /** Sends each worker the jobs dispatched to it this turn, as one list. */
+  const send = () => {
+    sending = false;
+    for (const slot of slots) {
+      if (slot.outbox.length) slot.worker.postMessage(slot.outbox.splice(0));
+    }
   };
   /** A cancelled job: one running stops with its worker; one waiting in an inbox is dropped when it comes back. */
   const cancel = (task: Task) => {
@@ -139,14 +150,13 @@ export function createPool({ size, ...engine }: PoolOptions) {
   };
 
   return {
-    /** Runs a job on the next free worker. */
-    run(job: Job, signal?: AbortSignal): Promise<Reply> {
+    /** Runs a job on the next free worker; `onCancel` registers how to cancel it (called at once if already cancelled). */
+    run(job: Job, onCancel?: (stop: () => void) => () => void): Promise<Reply> {
       if (closed) return Promise.reject(new WeirError('UNAVAILABLE', 'code: the sandbox is closed'));
-      if (signal?.aborted) return Promise.reject(cancelled());
       return new Promise((resolve, reject) => {
-        const task: Task = { job, signal, resolve, reject };
-        if (signal) watch(task, signal);
+        const task: Task = { job, resolve, reject };
         queue.push(task);
+        if (onCancel) task.forget = onCancel(() => cancel(task));
         next();
       });
     },

@@ -3,6 +3,19 @@ import type { OpenExecutions } from '../resources/executions/open.js';
 import type { ExecutionConfigs } from '../resources/executions/configs.js';
 
 /**
+ * Records kept elsewhere for some executions (a webhook wait's resume tokens, a kept call, when its wait
+ * ended): they live as long as the execution's record, and a prune that removes the record removes them.
+ * @example
+ * createExecutions({ storage, linked: createWaitStore(storage.view('cloud', 'waits')) })
+ */
+export interface LinkedRecords {
+  /** The ids of a workflow's executions that have such records. */
+  executionsOf(workflowId: string): Promise<string[]>;
+  /** Removes the records of these executions of a workflow (their own records are going). */
+  removeOf(workflowId: string, executionIds: string[]): Promise<void>;
+}
+
+/**
  * Execution records (`weir.executions`, the `cloud:executions` mount), written in batches per workflow.
  * @example
  * const [last] = await weir.executions.list({ workflowId: 'wf_1', limit: 1 })
@@ -29,6 +42,11 @@ export interface Executions {
    * for a host that replays many deliveries at once and must skip the ones that ran before a crash.
    */
   endedAmong(ids: ReadonlySet<string>, since: number): Promise<Set<string>>;
+  /**
+   * Which of `ids`, executions of one workflow, still have a record (open, running here or in a batch): one
+   * pass over the workflow's batches.
+   */
+  retainedAmong(workflowId: string, ids: ReadonlySet<string>): Promise<Set<string>>;
   /** Executions newest first (by start), of one workflow or of all. */
   list(options?: {
     workflowId?: string;
@@ -36,7 +54,8 @@ export interface Executions {
   }): Promise<ExecutionRecord[]>;
   /**
    * Removes a workflow's batches beyond the retention limits (whole batches: the newest `maxPerWorkflow`
-   * records are kept with the rest of the batch that holds the last of them); returns how many records went.
+   * records are kept with the rest of the batch that holds the last of them), and the linked records of the
+   * executions whose final record went with them; returns how many records went.
    */
   prune(workflowId: string, now?: number): Promise<number>;
   /** Prunes a workflow at most once a minute per instance: called after each execution. */

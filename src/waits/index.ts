@@ -11,6 +11,7 @@ import type { Storages } from '../storage/index.js';
 import type { ResumeCall, Waits } from '../types/waits.js';
 import { sha256 } from '../util/ids.js';
 import { announcer } from './announce.js';
+import { indexLegacyWaits } from './legacy.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
 import { createWakeTimer, type WakeTimer } from '../util/wake-timer.js';
 import type { ResumeTokens } from './tokens.js';
@@ -34,7 +35,7 @@ export interface WaitsOptions {
   storage: Pick<Storages, 'dir'>;
   store: WaitStore;
   tokens: ResumeTokens;
-  executions: Pick<Executions, 'get' | 'open' | 'configs'>;
+  executions: Pick<Executions, 'get' | 'open' | 'configs' | 'retainedAmong'>;
   execute(request: RunOptions): Promise<ExecutionRecord>;
   limiter: Pick<ExecutionLimiter, 'run'>;
   bus: WeirBus;
@@ -50,7 +51,8 @@ export interface WaitsOptions {
  * `register` after). A started host loads the keys into one timer heap (in the background: listening does
  * not wait for it) and wakes each wait when due, or at once after a restart that came after its time.
  * Resume URLs (`$execution.resumeUrl`) end webhook waits; a call that comes before its wait is kept and ends
- * the wait as soon as it is reached.
+ * the wait as soon as it is reached. Tokens, kept calls and ended times go when the execution's record is
+ * pruned (the executions are given the store for that); a start indexes those an earlier version stored.
  * @example
  * const waits = createWaits({ storage, store, tokens, executions, execute: executor.run, limiter, bus, cluster })
  * executor.hooks['execution:end'].unshift(waits.hooks.prepare)
@@ -163,6 +165,8 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
         rescan = setInterval(() => void load(t).catch((error) => bus.emit('wait:error', { error })), RESCAN_MS);
         rescan.unref();
         bus.emit('waits:loaded', { count, ms: Math.round(performance.now() - from) });
+        // Tokens stored by an earlier version get the entries that let pruning find them (once per storage).
+        void track(indexLegacyWaits({ store, executions: options.executions, now })).catch((error) => bus.emit('wait:error', { error }));
         return count;
       })();
       started.catch((error) => bus.emit('wait:error', { error }));

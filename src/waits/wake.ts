@@ -119,7 +119,7 @@ export function createWaker(options: WakerOptions) {
         return await drop(key);
       }
       const wokenAt = now();
-      if (node.wait.kind === 'webhook') await store.putEnded(record.id, wokenAt);
+      if (node.wait.kind === 'webhook') await store.putEnded(record.workflowId, record.id, wokenAt);
       bus.emit('wait:woken', { executionId: record.id, nodeId: due.nodeId, late: wokenAt - due.at });
       await options.limiter.run(() =>
         options.execute({

@@ -191,6 +191,27 @@ test('cancellation through an AbortSignal: running nodes stop, nothing new start
   await weir.close();
 });
 
+test('cancellation stops a Code node spinning in its worker, with or without a retry policy', async () => {
+  const weir = await memoryWeir();
+  for (const retry of [undefined, { max: 2, backoffMs: 10 }]) {
+    const controller = new AbortController();
+    const onStart = (e: any) => {
+      if (e.nodeId === 'code-1') setTimeout(() => controller.abort(), 50);
+    };
+    weir.bus.on('node:start', onStart);
+    const code = { id: 'code-1', type: 'code', config: { code: 'while (true) {}', timeoutMs: 20_000 }, ...(retry ? { retry } : {}) };
+    const started = Date.now();
+    const r = await runConfig(weir, chain([code, { id: 'set-1', type: 'set', config: { values: {} } }]), {}, { signal: controller.signal });
+    assert.is(r.status, 'cancelled');
+    assert.is(r.nodes['code-1'].error?.code, 'CANCELLED');
+    assert.is(r.nodes['set-1'], undefined);
+    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    weir.bus.off('node:start', onStart);
+  }
+  assert.is(await weir.sandbox.run('return 7', { globals: {} }), 7);
+  await weir.close();
+});
+
 test('bus events: execution and node start/end, in order', async () => {
   const weir = await memoryWeir();
   const seen: string[] = [];

@@ -44,4 +44,26 @@ test('one signal shared by several runs cancels each of them, and not the runs t
   assert.is(await sandbox.run('return 3', { globals: {}, signal: new AbortController().signal }), 3);
 });
 
+test('jobs queued behind one that runs long come back unrun and run on another worker before it ends', async () => {
+  const two = createSandbox({ workers: 2 });
+  try {
+    await two.run('return 0', { globals: {} }); // one worker up: the next jobs queue in its inbox
+    const settled: string[] = [];
+    const spinning = two.run('while (true) {}', { globals: {}, cpuMs: 3000 }).catch((e: WeirError) => e.code).finally(() => settled.push('spinner'));
+    const quick = [1, 2, 3].map((n) => two.run('return $input.n * 2', { globals: { $input: { n } } }).finally(() => settled.push(`quick ${n}`)));
+    assert.equal(await Promise.all(quick), [2, 4, 6]);
+    assert.is(await spinning, 'SANDBOX_LIMIT');
+    assert.equal(settled, ['quick 1', 'quick 2', 'quick 3', 'spinner']);
+  } finally {
+    await two.close();
+  }
+});
+
+test('with one worker, jobs handed back behind a long one wait for it, then each runs once, in order', async () => {
+  const long = sandbox.run('while (true) {}', { globals: {}, cpuMs: 200 }).catch((e: WeirError) => e.code);
+  const after = [1, 2, 3].map((n) => sandbox.run('globalThis.runs = (globalThis.runs ?? 0) + 1; return [$input.n, runs]', { globals: { $input: { n } } }));
+  assert.is(await long, 'SANDBOX_LIMIT');
+  assert.equal(await Promise.all(after), [[1, 1], [2, 1], [3, 1]]);
+});
+
 test.run();

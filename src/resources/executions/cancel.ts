@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
-import type { RunJob } from '../../queue/types.js';
+import type { ExecutionQueue } from '../../queue/index.js';
 import type { Executions } from '../../types/executions.js';
 import type { CancelRequests } from './cancel-requests.js';
 import { ownerIsGone } from './open.js';
@@ -17,8 +17,8 @@ export interface CancelDeps {
   /** Cancels a run of this process; null when it does not run here. */
   cancelHere(id: string): Promise<ExecutionRecord> | null;
   requests: CancelRequests;
-  /** Takes back a queued job no worker has started (queue mode only). */
-  unqueue?: ((id: string) => Promise<RunJob | null>) | null;
+  /** The execution queue, which takes back a queued job no worker has started (queue mode only). */
+  queue?: Pick<ExecutionQueue, 'cancel'> | null;
   /** Masks secrets in a record about to be shown or stored (open records are stored unmasked). */
   mask(record: ExecutionRecord): ExecutionRecord | Promise<ExecutionRecord>;
   waitMs?: number;
@@ -30,7 +30,7 @@ export interface CancelDeps {
  * (up to {@link CANCEL_WAIT_MS}); a waiting execution, or one whose process is gone, gets its final record
  * here; a queued job is taken back. Any other status is a CONFLICT; an unknown id is NOT_FOUND.
  * @example
- * const cancel = createCancel({ executions, cancelHere: running.cancel, requests, mask })
+ * const cancel = createCancel({ executions, cancelHere: running.cancel, requests, queue, mask })
  * const record = await cancel('exec_123') // record.status === 'cancelled'
  */
 export function createCancel(deps: CancelDeps): (id: string) => Promise<ExecutionRecord> {
@@ -45,14 +45,14 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
   }
 
   async function cancelQueued(id: string): Promise<ExecutionRecord | null> {
-    const job = deps.unqueue ? await deps.unqueue(id) : null;
-    if (!job) return null;
-    const at = new Date().toISOString();
-    const { workflow, input, trigger } = job;
-    return finish(
-      { id, workflowId: workflow.id, workflowName: workflow.name, version: workflow.version ?? null, status: 'queued', trigger, input, nodes: {}, result: null, startedAt: at, finishedAt: null },
-      'execution cancelled before it started',
-    );
+    if (!deps.queue) return null;
+    return deps.queue.cancel(id, ({ workflow, input, trigger }) => {
+      const at = new Date().toISOString();
+      return finish(
+        { id, workflowId: workflow.id, workflowName: workflow.name, version: workflow.version ?? null, status: 'queued', trigger, input, nodes: {}, result: null, startedAt: at, finishedAt: null },
+        'execution cancelled before it started',
+      );
+    });
   }
 
   /** Asks the owning process to cancel, then polls the record until it says how the execution ended. */

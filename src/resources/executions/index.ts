@@ -8,9 +8,10 @@ import { startTimeOf } from './ids.js';
 import { recordsOf, storedJson } from './stored.js';
 import { createOpenExecutions } from './open.js';
 import { createExecutionConfigs } from './configs.js';
-import type { Executions } from '../../types/executions.js';
+import { createReverseClock, parseBatch, type Batch } from './batch-keys.js';
+import type { Executions, LinkedRecords } from '../../types/executions.js';
 
-export type { Executions } from '../../types/executions.js';
+export type { Executions, LinkedRecords } from '../../types/executions.js';
 
 export { newExecutionId, startTimeOf } from './ids.js';
 export { ownerIsGone, type OpenEntry, type OpenExecutions, type Owner } from './open.js';
@@ -24,6 +25,8 @@ export interface ExecutionsOptions {
    * produced them, since a resumed run must see its nodes' real data.
    */
   mask?(record: ExecutionRecord): ExecutionRecord;
+  /** Records of some executions kept elsewhere (resume tokens), pruned with them. */
+  linked?: LinkedRecords;
 }
 
 /** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
@@ -37,31 +40,9 @@ const SLICE = 64;
  */
 const CLOCK_SLACK_MS = 60_000;
 const FINISHED = new Set(['success', 'error', 'cancelled']);
-// Keys sort newest first: the time in microseconds counted down from a far future (year 2255), fixed width
-// in base 36.
-const FAR_FUTURE_US = 9e15;
 const enc = encodeURIComponent;
 /** How long a finished record may wait for the records of other runs still going, to share a batch. */
 const LINGER_MS = 2;
-/** `<reverse time>_<record count>_<batch id>`; a trailing `_i` marks a batch with ids in the `ids:` index. */
-const BATCH_TAIL = /^([0-9a-z]{11})_(\d+)_[0-9a-z]+(_i)?$/;
-
-/** A stored batch, from its key. */
-interface Batch {
-  key: string;
-  /** The key's last segment, which sorts batches newest first. */
-  tail: string;
-  /** When it was written (ms since the epoch). */
-  at: number;
-  count: number;
-  indexed: boolean;
-}
-
-const parseBatch = (key: string): Batch | null => {
-  const tail = key.slice(key.lastIndexOf(':') + 1);
-  const m = BATCH_TAIL.exec(tail);
-  return m ? { key, tail, at: (FAR_FUTURE_US - parseInt(m[1], 36)) / 1000, count: Number(m[2]), indexed: m[3] === '_i' } : null;
-};
 const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 
 /**
@@ -76,7 +57,7 @@ const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedA
  * const latest = await weir.executions.list({ workflowId: 'wf_abc', limit: 5 })
  * const one = await weir.executions.get(latest[0].id)
  */
-export function createExecutions({ storage, config = {}, mask = (r) => r }: ExecutionsOptions): Executions {
+export function createExecutions({ storage, config = {}, mask = (r) => r, linked }: ExecutionsOptions): Executions {
   const store = storage.view('cloud', 'executions');
   const open = createOpenExecutions(store);
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
@@ -86,12 +67,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
   const live = new Map<string, { workflowId: string; view: () => ExecutionRecord }>();
   const writer = newId('w', 8).slice(2);
   let sequence = 0;
-  let lastUs = 0;
-  /** The reverse time of a new batch, strictly after the previous one so two batches never tie. */
-  const nextRev = () => {
-    lastUs = Math.max(lastUs + 1, Math.round((performance.timeOrigin + performance.now()) * 1000));
-    return (FAR_FUTURE_US - lastUs).toString(36).padStart(11, '0');
-  };
+  const nextRev = createReverseClock();
 
   const commit = createGroupCommit<string, { json: string[]; indexedIds: string[] }>((batches) =>
     Promise.all(
@@ -141,13 +117,35 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
   }
 
   /** Removes the `ids:` entries that point at a batch about to go (not those a later run of the id moved on). */
-  async function forgetIndexedIds(batch: Batch): Promise<void> {
-    const ids = recordsOf(await store.getItem(batch.key)).map((r) => r.id).filter((id) => startTimeOf(id) === null);
+  async function forgetIndexedIds(key: string, records: ExecutionRecord[]): Promise<void> {
+    const ids = records.map((r) => r.id).filter((id) => startTimeOf(id) === null);
     await Promise.all(
       ids.map(async (id) => {
-        if ((await store.getItem<{ key: string }>(`ids:${enc(id)}`))?.key === batch.key) await store.removeItem(`ids:${enc(id)}`);
+        if ((await store.getItem<{ key: string }>(`ids:${enc(id)}`))?.key === key) await store.removeItem(`ids:${enc(id)}`);
       }),
     );
+  }
+
+  /**
+   * The executions with linked records that may have a record in the batches about to go (newest first):
+   * those started before the newest of them was written; null when none, so a prune reads no batch for them.
+   */
+  async function linkedIn(workflowId: string, doomed: Batch[]): Promise<Set<string> | null> {
+    if (!linked || !doomed.length) return null;
+    const before = doomed[0].at + CLOCK_SLACK_MS;
+    const ids = (await linked.executionsOf(workflowId)).filter((id) => (startTimeOf(id) ?? 0) <= before);
+    return ids.length ? new Set(ids) : null;
+  }
+
+  /**
+   * Of the executions in `candidates`, those whose final record is in these records and so goes with them:
+   * the final record is the last one written, so every earlier one is in the same or an older batch, which
+   * goes too. One with an open entry (its final record was stored, its entry not yet removed) stays.
+   */
+  async function endingIn(records: ExecutionRecord[], candidates: Set<string>): Promise<string[]> {
+    const ids = [...new Set(records.filter((r) => candidates.has(r.id) && FINISHED.has(r.status)).map((r) => r.id))];
+    const stays = await Promise.all(ids.map(async (id) => live.has(id) || (await open.get(id)) !== null));
+    return ids.filter((_, n) => !stays[n]);
   }
 
   const api = {
@@ -203,6 +201,22 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
       return ended;
     },
 
+    /**
+     * Which of `ids`, executions of one workflow, still have a record (open, running here or in a batch): one
+     * pass over the workflow's batches.
+     */
+    async retainedAmong(workflowId: string, ids: ReadonlySet<string>): Promise<Set<string>> {
+      const found = new Set<string>();
+      await Promise.all([...ids].map(async (id) => (live.has(id) || (await open.get(id))) && found.add(id)));
+      if (found.size < ids.size) {
+        await scan(await batchesUnder(`runs:${enc(workflowId)}:`), (record) => {
+          if (ids.has(record.id)) found.add(record.id);
+          return found.size === ids.size;
+        });
+      }
+      return found;
+    },
+
     /** Executions newest first (by start), of one workflow or of all. */
     async list({ workflowId, limit = 20 }: { workflowId?: string; limit?: number } = {}): Promise<ExecutionRecord[]> {
       const out: ExecutionRecord[] = [];
@@ -231,7 +245,8 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
 
     /**
      * Removes a workflow's batches beyond the retention limits (whole batches: the newest `maxPerWorkflow`
-     * records are kept with the rest of the batch that holds the last of them); returns how many records went.
+     * records are kept with the rest of the batch that holds the last of them), and the linked records of the
+     * executions whose final record went with them; returns how many records went.
      */
     async prune(workflowId: string, now = Date.now()): Promise<number> {
       lastPruned.set(workflowId, now);
@@ -242,10 +257,20 @@ export function createExecutions({ storage, config = {}, mask = (r) => r }: Exec
         if (kept >= maxPerWorkflow || batch.at < oldest) doomed.push(batch);
         else kept += batch.count;
       }
-      // In slices: a busy workflow can have a minute's worth of batches to remove at once.
+      const candidates = await linkedIn(workflowId, doomed);
+      // In slices: a busy workflow can have a minute's worth of batches to remove at once. Batches are read
+      // only for the `ids:` index and for executions with linked records; those go before the batch holding
+      // their final record, so a prune cut short leaves no record that nothing points to any more.
       for (let i = 0; i < doomed.length; i += SLICE) {
         const slice = doomed.slice(i, i + SLICE);
-        await Promise.all(slice.filter((b) => b.indexed).map(forgetIndexedIds));
+        const read = candidates ? slice : slice.filter((b) => b.indexed);
+        const items = read.length ? await store.getItems(read.map((b) => b.key)) : [];
+        const records = items.map((item) => recordsOf(item.value));
+        await Promise.all(read.map((b, n) => (b.indexed ? forgetIndexedIds(b.key, records[n]) : undefined)));
+        if (candidates) {
+          const ending = await endingIn(records.flat(), candidates);
+          if (ending.length) await linked!.removeOf(workflowId, ending);
+        }
         await Promise.all(slice.map((b) => store.removeItem(b.key)));
       }
       return doomed.reduce((n, b) => n + b.count, 0);
