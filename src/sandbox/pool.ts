@@ -35,8 +35,9 @@ const GRACE_MS = 5000;
 // worker: the worker then goes from job to job without sleeping, and jobs sent in one turn travel in one
 // message; on a busy machine each wake-up costs more than the send itself. Only behind a job that started
 // less than LONG_RUN_MS ago, and a job that runs longer hands the ones behind it back (see WorkerAnswer), so
-// no job waits behind one that spins to its CPU limit.
-const MAX_QUEUED_PER_WORKER = 3;
+// no job waits behind one that spins to its CPU limit. Deep enough that a worker rarely empties its inbox
+// under load: an empty one sleeps until the host has taken its replies and sent more.
+const MAX_QUEUED_PER_WORKER = 8;
 // How often busy workers are checked for being stuck: one interval for the pool rather than a timer armed and
 // cleared per job.
 const SWEEP_MS = 1000;
