@@ -96,7 +96,12 @@ try {
     }),
   );
   const setupMs = performance.now() - setupStart;
+  // What `weir workflows executions` shows: the newest 20, read among every waiting execution.
+  const listStart = performance.now();
+  const newest = await weir.executions.list({ limit: 20 });
+  const listMs = performance.now() - listStart;
   await weir.close();
+  report({ name: `newest 20 executions listed beside ${WAITING} waiting`, weir: `${listMs.toFixed(0)} ms`, baseline: '-', ratio: listMs / 500, target: '< 500 ms', ok: listMs < 500 && newest.length === 20 });
   console.log(`      setup: ${WAITING} waiting executions stored in ${(setupMs / 1000).toFixed(1)} s`);
 
   // Spawn-to-listening times of a host on an empty home and on the one with the waits, alternated (a busy

@@ -226,20 +226,22 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
         seen.add(id);
         out.push(run.view());
       }
-      for (const { record } of await open.list()) {
-        if ((workflowId && record.workflowId !== workflowId) || seen.has(record.id)) continue;
+      // The newest `limit` of each kind (unfinished, finished) hold the newest `limit` of all.
+      const ofWorkflow = (record: ExecutionRecord) => !workflowId || record.workflowId === workflowId;
+      for (const { record } of await open.newest(limit + seen.size, ofWorkflow)) {
+        if (seen.has(record.id)) continue;
         seen.add(record.id);
         out.push(mask(record));
       }
-      if (out.length < limit) {
-        await scan(await batchesUnder(workflowId ? `runs:${enc(workflowId)}:` : 'runs:'), (record) => {
-          if (!seen.has(record.id)) {
-            seen.add(record.id);
-            out.push(record);
-          }
-          return out.length >= limit;
-        });
-      }
+      let finished = 0;
+      await scan(await batchesUnder(workflowId ? `runs:${enc(workflowId)}:` : 'runs:'), (record) => {
+        if (!seen.has(record.id)) {
+          seen.add(record.id);
+          out.push(record);
+          finished++;
+        }
+        return finished >= limit;
+      });
       return out.sort(newestStartFirst).slice(0, Math.max(0, limit));
     },
 

@@ -3,6 +3,7 @@ import type { ExecutionRecord, RestartedBy } from '../../flow/types.js';
 import type { KeyValueStorage } from '../../storage/index.js';
 import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
+import { startTimeOf } from './ids.js';
 import { recordsOf, storedJson } from './stored.js';
 
 /** The process running an execution: a host judges another process of its own machine dead or alive by it. */
@@ -45,9 +46,17 @@ export interface OpenExecutions {
   get(id: string): Promise<OpenEntry | null>;
   /** Every unfinished execution, newest first. */
   list(): Promise<OpenEntry[]>;
+  /**
+   * The newest `limit` unfinished executions that `accept` takes, reading entries newest first and no more
+   * than it needs (executions of ids chosen by callers, which carry no start time, are all read).
+   */
+  newest(limit: number, accept: (record: ExecutionRecord) => boolean): Promise<OpenEntry[]>;
 }
 
 const enc = encodeURIComponent;
+const OPEN = 'open:';
+// Entries read per storage call.
+const READ_SLICE = 256;
 
 /**
  * The checkpoints of unfinished executions: one item per execution, `open:<id>`, replaced by each checkpoint
@@ -81,15 +90,33 @@ export function createOpenExecutions(store: KeyValueStorage): OpenExecutions {
       return parse(await store.getItem(`open:${enc(id)}`));
     },
     async list() {
-      const keys = (await store.getKeys('open:')).sort().reverse();
-      const out: OpenEntry[] = [];
-      for (let i = 0; i < keys.length; i += 256) {
-        for (const item of await store.getItems(keys.slice(i, i + 256))) {
-          const entry = parse(item.value);
-          if (entry) out.push(entry);
-        }
-      }
-      return out;
+      return read(await newestKeys(), () => true, Infinity);
+    },
+    async newest(limit, accept) {
+      // A generated id begins with its start time, so its key sorts with its start; the others sort elsewhere.
+      const keys = await newestKeys();
+      const timed = (key: string) => startTimeOf(decodeURIComponent(key.slice(OPEN.length))) !== null;
+      const chosen = await read(keys.filter((key) => !timed(key)), accept, Infinity);
+      return [...chosen, ...(await read(keys.filter(timed), accept, limit))];
     },
   };
+
+  async function newestKeys(): Promise<string[]> {
+    return (await store.getKeys(OPEN)).sort().reverse();
+  }
+
+  /**
+   * Entries of `keys`, in order, that `accept` takes, up to `limit`: as many as are still wanted at first,
+   * then twice as many per read (where `accept` turns most down) up to {@link READ_SLICE}.
+   */
+  async function read(keys: string[], accept: (record: ExecutionRecord) => boolean, limit: number): Promise<OpenEntry[]> {
+    const out: OpenEntry[] = [];
+    for (let i = 0, size = Math.min(READ_SLICE, limit); i < keys.length && out.length < limit; i += size, size = Math.min(READ_SLICE, size * 2)) {
+      for (const item of await store.getItems(keys.slice(i, i + size))) {
+        const entry = parse(item.value);
+        if (entry && accept(entry.record) && out.length < limit) out.push(entry);
+      }
+    }
+    return out;
+  }
 }

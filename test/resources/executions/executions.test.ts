@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWeir, WeirError } from '../../../src/index.js';
 import { tmpDir } from '../../_utils.js';
@@ -167,6 +167,32 @@ test('retention: records beyond maxPerWorkflow or older than retentionDays are p
   } catch (err) {
     assert.is((err as WeirError).code, 'NOT_FOUND', 'the id index went with the record');
   }
+  await weir.close();
+});
+
+test('listing mixes waiting and finished runs newest first, and reads only the newest waiting entries it needs', async () => {
+  const home = tmpDir();
+  const weir = await createWeir({ home, env: {} });
+  const waits = await weir.workflows.create('waits', undefined, { config: chain([{ id: 'wait-1', type: 'wait', config: { for: '1h' } }]), publish: true });
+  const done = await weir.workflows.create('done', undefined, { config: chain([]), publish: true });
+  const waiting: string[] = [];
+  for (let n = 0; n < 5; n++) {
+    const run = await weir.run(waits.id, { n });
+    assert.is(run.status, 'waiting');
+    waiting.push(run.id);
+    await new Promise((r) => setTimeout(r, 3));
+  }
+  const finished = [(await weir.run(done.id, {})).id];
+  await new Promise((r) => setTimeout(r, 3));
+  finished.push((await weir.run(done.id, {})).id);
+  assert.equal((await weir.executions.list({ limit: 3 })).map((r) => r.id), [finished[1], finished[0], waiting[4]], 'finished runs newer than the waiting ones come first');
+  assert.equal((await weir.executions.list({ workflowId: waits.id, limit: 2 })).map((r) => r.id), [waiting[4], waiting[3]]);
+  assert.equal((await weir.executions.list({ workflowId: done.id })).map((r) => r.id), [...finished].reverse());
+  // The oldest waiting entry made unreadable: a listing that needs only newer ones never reads it.
+  const openDir = join(home, 'cloud', 'executions', 'open');
+  const oldest = readdirSync(openDir).find((name) => decodeURIComponent(name) === waiting[0])!;
+  writeFileSync(join(openDir, oldest), '{not json');
+  assert.is((await weir.executions.list({ workflowId: waits.id, limit: 4 })).length, 4);
   await weir.close();
 });
 
