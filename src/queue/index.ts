@@ -53,9 +53,10 @@ export interface ExecutionQueue {
   /**
    * Takes back a job no worker has started and ends its execution: `finish` stores the final record, which
    * then answers the host waiting for the job (a Respond-mode caller there is answered at once, not by its
-   * timeout). Resolves with that record, or null when no job waits under that id.
+   * timeout). Resolves with that record, `'started'` when a worker has taken the job (its run is cancelled
+   * like any other), or null when the queue holds no job under that id.
    */
-  cancel(executionId: string, finish: (job: RunJob) => Promise<ExecutionRecord>): Promise<ExecutionRecord | null>;
+  cancel(executionId: string, finish: (job: RunJob) => Promise<ExecutionRecord>): Promise<ExecutionRecord | 'started' | null>;
   /** Loads BullMQ and opens the connection (a host does it at start, so a missing package fails there). */
   open(): Promise<void>;
   /** Starts taking jobs on this process with `concurrency` at once; resolves once the worker is made. */
@@ -130,9 +131,11 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
     },
     async cancel(executionId, finish) {
       const job = await (await open()).queue.getJob(executionId);
-      if (!job || !WAITING_STATES.has(await job.getState())) return null;
+      if (!job) return null;
+      const state = await job.getState();
+      if (!WAITING_STATES.has(state)) return state === 'active' ? 'started' : null;
       // A worker may take the job between the state read and the removal: BullMQ then refuses (locked).
-      if (!(await job.remove().then(() => true, () => false))) return null;
+      if (!(await job.remove().then(() => true, () => false))) return 'started';
       const data = job.data as RunJob;
       const record = await finish(data);
       // No worker will reply for a job taken back, so the host waiting for it is told here. The execution is

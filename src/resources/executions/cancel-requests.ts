@@ -43,8 +43,15 @@ export function createCancelRequests({ store, probe, cluster }: { store: KeyValu
       let checking = false;
       let seen: string | null = null;
       let unsubscribe: Promise<(() => Promise<void>) | null> | null = null;
+      // Requests read (or announced) for runs not here: a job a queue worker has taken may register its run
+      // only after its cancel request was read. While any is pending, storage is read again on each check
+      // even when the probe says nothing changed; requests are withdrawn by whoever made them.
+      const pending = new Set<string>();
       const carryOut = (id: string) => {
-        if (cancel(id)) void withdraw(id).catch(() => {});
+        if (cancel(id)) {
+          pending.delete(id);
+          void withdraw(id).catch(() => {});
+        } else pending.add(id);
       };
       const check = async () => {
         // The timer outlives a moment without runs: a host running one short execution after another
@@ -53,13 +60,16 @@ export function createCancelRequests({ store, probe, cluster }: { store: KeyValu
           clearInterval(timer!);
           timer = null;
           seen = null;
+          pending.clear();
           return;
         }
         const signature = probe.signature();
-        if (checking || (signature !== null && signature === seen)) return;
+        if (checking || (signature !== null && signature === seen && !pending.size)) return;
         checking = true;
         try {
-          for (const key of await store.getKeys('cancel:')) carryOut(decodeURIComponent(key.slice(key.lastIndexOf(':') + 1)));
+          const keys = await store.getKeys('cancel:');
+          pending.clear();
+          for (const key of keys) carryOut(decodeURIComponent(key.slice(key.lastIndexOf(':') + 1)));
           seen = signature;
         } catch {
           // Storage hiccup: the next check reads again.

@@ -44,7 +44,7 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
     return final;
   }
 
-  async function cancelQueued(id: string): Promise<ExecutionRecord | null> {
+  async function cancelQueued(id: string): Promise<ExecutionRecord | 'started' | null> {
     if (!deps.queue) return null;
     return deps.queue.cancel(id, ({ workflow, input, trigger }) => {
       const at = new Date().toISOString();
@@ -61,13 +61,17 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
     const deadline = Date.now() + waitMs;
     try {
       for (;;) {
-        const record = await executions.get(id);
-        if (record.status === 'cancelled') return record;
-        if (FINISHED.has(record.status)) {
+        // A job a queue worker has just taken has no record until its run stores the first one.
+        const record = await executions.get(id).catch((err) => {
+          if (err instanceof WeirError && err.code === 'NOT_FOUND') return null;
+          throw err;
+        });
+        if (record?.status === 'cancelled') return record;
+        if (record && FINISHED.has(record.status)) {
           throw new WeirError('CONFLICT', `execution ${id} ended ${record.status} before the cancel reached it`);
         }
         if (Date.now() >= deadline) {
-          throw new WeirError('TIMEOUT', `execution ${id} is still ${record.status} ${Math.round(waitMs / 1000)} s after the cancel request`, {
+          throw new WeirError('TIMEOUT', `execution ${id} is still ${record?.status ?? 'starting'} ${Math.round(waitMs / 1000)} s after the cancel request`, {
             hints: ['the process running it may be busy or unreachable; try again, or check `weir workflows execution <id>`'],
           });
         }
@@ -86,6 +90,7 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
       record = await executions.get(id);
     } catch (err) {
       const queued = err instanceof WeirError && err.code === 'NOT_FOUND' ? await cancelQueued(id) : null;
+      if (queued === 'started') return cancelElsewhere(id);
       if (queued) return queued;
       throw err;
     }
