@@ -55,6 +55,7 @@ export interface OpenExecutions {
 
 const enc = encodeURIComponent;
 const OPEN = 'open:';
+const keyOf = (id: string) => `${OPEN}${enc(id)}`;
 // Entries read per storage call.
 const READ_SLICE = 256;
 
@@ -71,7 +72,7 @@ const READ_SLICE = 256;
 export function createOpenExecutions(store: KeyValueStorage): OpenExecutions {
   // Of several writes of one execution in a batch only the newest goes out.
   const commit = createGroupCommit<string, string | null>((batch) =>
-    Promise.all([...batch].map(([id, json]) => (json === null ? store.removeItem(`open:${enc(id)}`) : store.setItem(`open:${enc(id)}`, json)))).then(() => {}),
+    Promise.all([...batch].map(([id, json]) => (json === null ? store.removeItem(keyOf(id)) : store.setItem(keyOf(id), json)))).then(() => {}),
   );
   const write = (id: string, json: string | null) => commit.put(id, () => json);
 
@@ -87,7 +88,7 @@ export function createOpenExecutions(store: KeyValueStorage): OpenExecutions {
     },
     remove: (id) => write(id, null),
     async get(id) {
-      return parse(await store.getItem(`open:${enc(id)}`));
+      return parse(await store.getItem(keyOf(id)));
     },
     async list() {
       return read(await newestKeys(), () => true, Infinity);
