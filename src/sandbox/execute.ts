@@ -29,7 +29,7 @@ export interface Outcome {
 }
 
 /**
- * Runs `code` as the body of an async function in `realm`, with a fresh global object. It never throws:
+ * Runs `code` as the body of an async function in `realm`, then clears what it left on the global object. It never throws:
  * the result, the user's error or the broken limit is in the outcome. QuickJS failing itself (some
  * exhausted states abort it) marks the module broken.
  * @example
@@ -53,6 +53,7 @@ export function execute(realm: Realm, code: string, options: ExecuteOptions): Ou
       outcome.broken = true;
     }
   }
+  if (!outcome.broken && limit.stopped === null && !realm.tainted) realm.clean();
   outcome.replace = outcome.broken || realm.tainted || limit.stopped !== null;
   return outcome;
 }

@@ -16,10 +16,18 @@ export interface HostRun {
 }
 
 /**
+ * How the sandbox describes the arguments of a `$crypto` call, two bits each (argument `i` at bit `2 * i`),
+ * so the host reads a string with one call instead of first asking its type and length: the in-sandbox
+ * wrapper (see the realm's bootstrap) sets them with `typeof` and `.length`, which cost nothing there.
+ */
+export const ARGUMENT_KIND = { other: 0, string: 1, undefined: 2, tooLong: 3 } as const;
+
+/**
  * The host functions of a context, made once and serving whichever run is in progress (`current`):
- * `$crypto`'s `hmac`, `timingSafeEqual` and `sha256`, and the `emit` that the in-sandbox console sends its
- * lines to. Each first checks the run's limit (so time spent in them counts against the CPU limit and a
- * stopped run cannot keep calling out), and reads only strings of bounded length from the sandbox.
+ * `$crypto`'s `hmac`, `timingSafeEqual` and `sha256` (each taking the argument kinds first, see
+ * {@link ARGUMENT_KIND}), and the `emit` that the in-sandbox console sends its lines to. Each first checks the
+ * run's limit (so time spent in them counts against the CPU limit and a stopped run cannot keep calling out),
+ * and reads only strings of bounded length from the sandbox.
  * @example
  * const [hmac, timingSafeEqual, sha256, emit] = createHostFunctions(ctx, () => run)
  */
@@ -33,8 +41,9 @@ export function createHostFunctions(ctx: QuickJSContext, current: () => HostRun 
     });
   // In the order the bootstrap takes them.
   const helpers = (['hmac', 'timingSafeEqual', 'sha256'] as const).map((name) =>
-    hostFunction(name, ({ limit }, ...args) => {
-      const result = (cryptoHelpers[name] as (...a: unknown[]) => string | boolean)(...args.map((a) => cryptoArgument(ctx, a, limit)));
+    hostFunction(name, ({ limit }, kinds, ...args) => {
+      const values = cryptoArguments(ctx, ctx.getNumber(kinds), args, limit);
+      const result = (cryptoHelpers[name] as (...a: unknown[]) => string | boolean)(...values);
       return typeof result === 'boolean' ? (result ? ctx.true : ctx.false) : ctx.newString(result);
     }),
   );
@@ -46,16 +55,20 @@ export function createHostFunctions(ctx: QuickJSContext, current: () => HostRun 
   return [...helpers, emit];
 }
 
-/** A `$crypto` argument as a host value: strings up to {@link MAX_HOST_INPUT} characters (longer ones stop the run), anything else as null. */
-function cryptoArgument(ctx: QuickJSContext, arg: QuickJSHandle, limit: Limit): string | null | undefined {
-  const type = ctx.typeof(arg);
-  if (type === 'undefined') return undefined;
-  if (type !== 'string') return null;
-  if (stringLength(ctx, arg) > MAX_HOST_INPUT) {
+/**
+ * `$crypto` arguments as host values, as their kinds say: strings (read only when at most {@link MAX_HOST_INPUT}
+ * characters; a longer one stops the run), undefined, and anything else as null.
+ */
+function cryptoArguments(ctx: QuickJSContext, kinds: number, args: QuickJSHandle[], limit: Limit): Array<string | null | undefined> {
+  const kindOf = (i: number) => (kinds >>> (2 * i)) & 3;
+  if (args.some((_, i) => kindOf(i) === ARGUMENT_KIND.tooLong)) {
     limit.stop('input');
     throw limit.error();
   }
-  return ctx.getString(arg);
+  return args.map((arg, i) => {
+    const kind = kindOf(i);
+    return kind === ARGUMENT_KIND.string ? ctx.getString(arg) : kind === ARGUMENT_KIND.undefined ? undefined : null;
+  });
 }
 
 /** The length of a string in the sandbox, read without copying the string out. */

@@ -1,5 +1,6 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import { createHostFunctions, type HostRun } from './host.js';
+import { ARGUMENT_KIND, createHostFunctions, type HostRun } from './host.js';
+import { MAX_HOST_INPUT } from './limits.js';
 
 const MB = 1024 * 1024;
 // Compiled code kept per context: by count, and by characters, as QuickJS keeps each function's source text
@@ -7,27 +8,31 @@ const MB = 1024 * 1024;
 const COMPILED_KEPT = 128;
 const COMPILED_CHARS = 256 * 1024;
 
-// Evaluated once per context, before any code runs. It takes the host functions and returns the two
-// functions the host calls; nothing else it creates is reachable from code. In order:
+// Evaluated once per context, before any code runs. It takes the host functions and returns the functions
+// the host calls; nothing else it creates is reachable from code. In order:
 // - FinalizationRegistry goes: its callbacks would run during a later run's garbage collection, with the
 //   earlier run's closures (its console writing into the later run's log).
 // - The "override mistake": once a prototype is frozen, assigning a property it holds fails on every object
 //   that inherits it (`err.name = 'X'` on a `new Error()`, `obj.toString = fn`). The properties code commonly
 //   assigns become accessors whose setter defines an own property on the receiver, as SES does. The set is
 //   small: reading one costs a call, so hot methods (Array.prototype.push, ...) stay data properties.
-// - Every intrinsic reachable from the global object, and the ones only syntax reaches (the prototypes of
-//   async and generator functions, iterators), is frozen, and so is the global object itself.
-// - `run` gives each run its own global: an object inheriting from the frozen global, holding the inputs,
-//   a fresh `$crypto` and `console` (built on first read), and seen through a Proxy as the scope of a
-//   `with` statement around the code, so every name the code does not declare resolves there: reads fall
-//   through to the frozen global, writes land on the run's object. `console` counts lines and characters
-//   in variables reset by each run, so no console object, old or new, has more than the run's budget.
-const BOOTSTRAP = `(function (hmac, timingSafeEqual, sha256, emit) {
+// - The built-ins move off the global object onto a frozen object that becomes its prototype, so name
+//   lookups still find them; the global object keeps only `undefined`, `NaN` and `Infinity` (which cannot
+//   move) and stays extensible. Every intrinsic reachable from there, and the ones only syntax reaches (the
+//   prototypes of async and generator functions, iterators), is frozen.
+// - `run` puts a run's inputs, a fresh `$crypto` and a fresh `console` on the global object, where code
+//   finds them as plain globals, as it finds what it assigns there itself (`x = 5`, `globalThis.y = 1`,
+//   `var` in an indirect eval). `clean` deletes all of it after the run, so the next run starts from the
+//   same global object; it answers false when it cannot (a property made non-configurable, the object made
+//   non-extensible or given another prototype), and the realm is then replaced. A fresh global object per
+//   run would cost every name lookup a trip through a Proxy (a `with` scope): more than most code itself.
+// - `console` counts lines and characters in variables reset by each run, so no console object, old or
+//   new, has more than the run's budget.
+const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit) {
   'use strict';
-  const { create, defineProperty, freeze, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, keys } = Object;
-  const { apply, ownKeys } = Reflect;
-  const realGlobal = globalThis, parse = JSON.parse, stringify = JSON.stringify, RealProxy = Proxy, unscopables = Symbol.unscopables;
-  delete realGlobal.FinalizationRegistry;
+  const { create, defineProperty, freeze, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isExtensible, setPrototypeOf } = Object;
+  const { apply, deleteProperty, ownKeys } = Reflect;
+  const realGlobal = globalThis, parse = JSON.parse, stringify = JSON.stringify, RealString = String, RealTypeError = TypeError;
 
   const own = (value, enumerable = true) => ({ value, writable: true, enumerable, configurable: true });
   const tame = (object, key) => {
@@ -37,7 +42,7 @@ const BOOTSTRAP = `(function (hmac, timingSafeEqual, sha256, emit) {
     defineProperty(object, key, {
       get() { return value },
       set(next) {
-        if (this === object) throw new TypeError("'" + key + "' of a built-in prototype is read-only");
+        if (this === object) throw new RealTypeError("'" + key + "' of a built-in prototype is read-only");
         if (hasOwn(this, key)) this[key] = next;
         else defineProperty(this, key, own(next));
       },
@@ -50,8 +55,17 @@ const BOOTSTRAP = `(function (hmac, timingSafeEqual, sha256, emit) {
     for (const key of ['constructor', 'name', 'message', 'toString']) tame(E.prototype, key);
   for (const key of ['constructor', 'toString']) tame(Function.prototype, key);
 
+  const builtins = create(getPrototypeOf(realGlobal));
+  for (const key of ownKeys(realGlobal)) {
+    const d = getOwnPropertyDescriptor(realGlobal, key);
+    if (!d.configurable) continue;
+    if (key !== 'FinalizationRegistry') defineProperty(builtins, key, d);
+    deleteProperty(realGlobal, key);
+  }
+  setPrototypeOf(realGlobal, builtins);
+
   let maxLines = 0, maxChars = 0, lines = 0, chars = 0;
-  const text = (a) => { if (typeof a === 'string') return a; try { const s = stringify(a); return s === undefined ? String(a) : s } catch (e) { return String(a) } };
+  const text = (a) => { if (typeof a === 'string') return a; try { const s = stringify(a); return s === undefined ? RealString(a) : s } catch (e) { return RealString(a) } };
   const method = (level) => function (...args) {
     if (lines >= maxLines || chars >= maxChars) return void emit(level);
     let line = '';
@@ -63,43 +77,40 @@ const BOOTSTRAP = `(function (hmac, timingSafeEqual, sha256, emit) {
     emit(level, line);
   };
   const log = method('log'), info = method('info'), warn = method('warn'), error = method('error');
-  const lazy = (name, build) => ({
-    get() { const value = build(); defineProperty(this, name, own(value)); return value },
-    set(value) { defineProperty(this, name, own(value)) },
-    enumerable: true,
-    configurable: true,
-  });
-  const $crypto = lazy('$crypto', () => ({ hmac, timingSafeEqual, sha256 }));
-  const console = lazy('console', () => ({ log, info, warn, error }));
-  const runGlobal = create(realGlobal, {
-    globalThis: { get() { return this }, set(value) { defineProperty(this, 'globalThis', own(value, false)) } },
-  });
-  const scope = {
-    has: (target, key) => typeof key === 'string' || key in target,
-    get: (target, key) => (key === unscopables ? undefined : target[key]),
-    set: (target, key, value) => {
-      if (hasOwn(target, key)) target[key] = value;
-      else defineProperty(target, key, own(value));
-      return true;
-    },
-  };
+  // The host functions take their arguments' kinds first (see ARGUMENT_KIND), found here where they cost nothing.
+  const kind = (v, i) => (typeof v === 'string' ? (v.length > ${MAX_HOST_INPUT} ? ${ARGUMENT_KIND.tooLong} : ${ARGUMENT_KIND.string}) : v === undefined ? ${ARGUMENT_KIND.undefined} : ${ARGUMENT_KIND.other}) << (2 * i);
+  const hmac = function hmac(alg, key, data, encoding) { return hostHmac(kind(alg, 0) | kind(key, 1) | kind(data, 2) | kind(encoding, 3), alg, key, data, encoding) };
+  const timingSafeEqual = function timingSafeEqual(a, b) { return hostTimingSafeEqual(kind(a, 0) | kind(b, 1), a, b) };
+  const sha256 = function sha256(data, encoding) { return hostSha256(kind(data, 0) | kind(encoding, 1), data, encoding) };
   const kit = {
     run(compiled, inputs, lineBudget, charBudget) {
       maxLines = lineBudget; maxChars = charBudget; lines = 0; chars = 0;
-      const self = create(runGlobal);
       const values = parse(inputs);
-      for (const key of keys(values)) defineProperty(self, key, own(values[key]));
-      defineProperty(self, '$crypto', $crypto);
-      defineProperty(self, 'console', console);
-      return apply(compiled, self, [new RealProxy(self, scope)]);
+      // A name the built-ins hold (an embedder's global called JSON, or __proto__) is shadowed, not assigned.
+      for (const key in values) {
+        if (key in builtins) defineProperty(realGlobal, key, own(values[key]));
+        else realGlobal[key] = values[key];
+      }
+      realGlobal.$crypto = { hmac, timingSafeEqual, sha256 };
+      realGlobal.console = { log, info, warn, error };
+      return apply(compiled, realGlobal, []);
     },
-    harden(compiled) { freeze(compiled); freeze(compiled.prototype) },
+    clean() {
+      if (getPrototypeOf(realGlobal) !== builtins || !isExtensible(realGlobal)) return false;
+      const keys = ownKeys(realGlobal);
+      for (let i = keys.length; i-- > 0;) {
+        const key = keys[i];
+        if (!deleteProperty(realGlobal, key) && key !== 'undefined' && key !== 'NaN' && key !== 'Infinity') return false;
+      }
+      return true;
+    },
+    harden(compiled) { freeze(compiled) },
   };
 
-  const seen = new Set();
+  const seen = new Set([realGlobal]);
   const queue = [];
   const visit = (v) => { if (((typeof v === 'object' && v !== null) || typeof v === 'function') && !seen.has(v)) { seen.add(v); queue.push(v) } };
-  [realGlobal, hmac, timingSafeEqual, sha256, emit, log, info, warn, error, $crypto, console, runGlobal, scope, kit,
+  [builtins, hostHmac, hostTimingSafeEqual, hostSha256, hmac, timingSafeEqual, sha256, emit, log, info, warn, error, kit,
     async function () {}, function* () {}, async function* () {}, (function* () {})(), (async function* () {})(),
     [][Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), ''[Symbol.iterator](), /a/[Symbol.matchAll](''),
     Iterator.from({ next() {} }), [].values().map((x) => x)].forEach(visit);
@@ -146,6 +157,7 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
   bootstrap.dispose();
   host.forEach((h) => h.dispose());
   const run = keep(ctx.getProp(kit, 'run'));
+  const clean = keep(ctx.getProp(kit, 'clean'));
   const harden = keep(ctx.getProp(kit, 'harden'));
   // Least recently used first.
   const compiled = new Map<string, QuickJSHandle>();
@@ -175,7 +187,7 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
         compiled.set(code, cached);
         return { fn: cached };
       }
-      const source = `function (scope) { with (scope) { return (async function () {\n${code}\n}).call(this) } }`;
+      const source = `async function () {\n${code}\n}`;
       // The code is on line 2 of code.js, which the error messages account for.
       const evaluated = ctx.evalCode(`(${source})`, 'code.js');
       if (evaluated.error) {
@@ -207,7 +219,7 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
       }
       return { fn: evaluated.value, owned: true };
     },
-    /** Starts `fn` with a fresh global holding `inputs` (one JSON object text): its promise, or what stopped it. */
+    /** Starts `fn` with `inputs` (one JSON object text) on the global object: its promise, or what stopped it. */
     start(fn: QuickJSHandle, inputs: string, logLimits: { lines: number; chars: number }) {
       const args = [ctx.newString(inputs), ctx.newNumber(logLimits.lines), ctx.newNumber(logLimits.chars)];
       try {
@@ -215,6 +227,17 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
       } finally {
         args.forEach((h) => h.dispose());
       }
+    },
+    /** Deletes what the last run left on the global object; when it cannot, the realm is tainted. */
+    clean(): void {
+      const cleaned = ctx.callFunction(clean, ctx.undefined);
+      if (cleaned.error) {
+        cleaned.error.dispose();
+        realm.tainted = true;
+        return;
+      }
+      if (!ctx.sameValue(cleaned.value, ctx.true)) realm.tainted = true;
+      cleaned.value.dispose();
     },
     /** Frees the context and runtime; throws when QuickJS cannot (the module is then broken). */
     dispose(): void {

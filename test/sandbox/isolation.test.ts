@@ -74,15 +74,21 @@ test('inputs cross as data: every global arrives, a member without a value is ab
   const globals = { $input: { a: [1, { b: 'é' }] }, $node: { 'set-1': { data: { v: 2 } } }, $env: { APP: 'x' }, $now: '2026-01-01T00:00:00.000Z', $skipped: undefined };
   assert.equal(await run('return [$input, $node["set-1"].data.v, $env.APP, $now, typeof $skipped]', globals), [globals.$input, 2, 'x', globals.$now, 'undefined']);
   assert.is(await run('return'), undefined);
+  // Globals named like built-ins shadow them for the run only.
+  assert.equal(await run('return [JSON, globalThis.__proto__ === 1]', { JSON: 'mine', ['__proto__']: 1 }), ['mine', true]);
+  assert.equal(await run('return [typeof JSON.parse, Object.getPrototypeOf(globalThis) === Object.prototype]'), ['function', false]);
 });
 
-// Every run shares one frozen realm with the runs before it on its worker: what code can reach of it.
-const ESCAPES = [
+// Every run shares one realm with the runs before it on its worker: what code can reach of it. Writes to the
+// global object, by any route, last for the run only; the intrinsics cannot be changed at all.
+const GLOBAL_WRITES = [
   "Function('return this')().x = 1",
   "(0, eval)('this').y = 1",
   "({}).constructor.constructor('return globalThis')().z = 1",
   "(0, eval)('var q = 1')",
   "(0, eval)('let r = 1; globalThis.r = r')",
+];
+const ESCAPES = [
   "arguments.callee.constructor.prototype.w = 1",
   'Object.getPrototypeOf(async function () {}).constructor.prototype.u = 1',
   'Object.getPrototypeOf(function* () {}).prototype.g = 1',
@@ -104,18 +110,33 @@ const REALM_PROBE = `return [
 ]`;
 const REALM_CLEAN = ['undefined,undefined,undefined,undefined,undefined,undefined', 'undefined', 'undefined', 'undefined', 'undefined', 1, 'undefined', 'undefined', '[object Object]', 'Error', 1, 2, 'function'];
 
-test('the shared intrinsics and global object cannot be changed: each escape route is a no-op or throws, and the next run sees nothing', async () => {
-  for (const escape of ESCAPES) {
+test('the shared intrinsics cannot be changed and global writes last for their run: the next run sees nothing', async () => {
+  for (const escape of [...GLOBAL_WRITES, ...ESCAPES]) {
     assert.is(await run(`try { ${escape} } catch (e) {} return 'done'`), 'done', escape);
     assert.equal(await run(REALM_PROBE), REALM_CLEAN, escape);
   }
-  // Within the run too, the change did not happen.
-  assert.equal(await run(`${ESCAPES.map((e) => `try { ${e} } catch (e) {}`).join('\n')}\n${REALM_PROBE}`), REALM_CLEAN);
+  // Within the run, the global writes happened and the changes to intrinsics did not.
+  const all = `${[...GLOBAL_WRITES, ...ESCAPES].map((e) => `try { ${e} } catch (e) {}`).join('\n')}\n${REALM_PROBE}`;
+  assert.equal(await run(all), ['number,number,number,number,number,number', ...REALM_CLEAN.slice(1)]);
+  assert.equal(await run(REALM_PROBE), REALM_CLEAN);
   assert.is(await run('return typeof FinalizationRegistry'), 'undefined');
 });
 
+test('a run that leaves the global object unrestorable gets the realm replaced: the next run starts clean', async () => {
+  for (const stuck of [
+    "Object.defineProperty(globalThis, 'stuck', { value: 1 })",
+    'Object.preventExtensions(globalThis)',
+    'Object.setPrototypeOf(globalThis, null)',
+    "Object.defineProperty(globalThis, Symbol.for('stuck'), { value: 1 })",
+  ]) {
+    assert.is(await run(`${stuck}; return 'done'`), 'done', stuck);
+    assert.equal(await run("return [typeof stuck, typeof globalThis[Symbol.for('stuck')], Object.isExtensible(globalThis), JSON.stringify([1])]"), ['undefined', 'undefined', true, '[1]'], stuck);
+    assert.equal(await run(REALM_PROBE), REALM_CLEAN, stuck);
+  }
+});
+
 test('strict-mode code that changes the shared realm fails with a TypeError', async () => {
-  for (const escape of ["Function('return this')().x = 1", 'Array.prototype.push = () => 0', 'Object.prototype.toString = () => "x"', 'Math.max = null', 'JSON.parse = null']) {
+  for (const escape of ['JSON = null', 'Array.prototype.push = () => 0', 'Object.prototype.toString = () => "x"', 'Math.max = null', 'JSON.parse = null']) {
     const err = await failure(`"use strict"\n${escape}`);
     assert.match(err.message, /^code: TypeError: .+ \(line 2\)$/, escape);
   }
@@ -134,10 +155,15 @@ test('code assigning inherited properties, implicit globals and globalThis works
   assert.is(await run('x = 5; return x'), 5);
   assert.is(await run('globalThis.x = 1; return globalThis.x + x'), 2);
   assert.is(await run('y = 2; return globalThis.y'), 2);
-  assert.equal(await run('return [typeof x, typeof y, typeof notDefined, notDefined === undefined]'), ['undefined', 'undefined', 'undefined', true]);
-  assert.is(await run('"use strict"\nimplicit = 3; return implicit'), 3);
+  assert.equal(await run('return [typeof x, typeof y, typeof notDefined]'), ['undefined', 'undefined', 'undefined']);
+  assert.is((await failure('return notDefined')).message, "code: ReferenceError: 'notDefined' is not defined (line 1)");
+  assert.is((await failure('"use strict"\nimplicit = 3; return implicit')).message, "code: ReferenceError: 'implicit' is not defined (line 2)");
+  // A built-in global cannot be reassigned (the assignment does nothing); a declaration of the name can.
+  assert.equal(await run('JSON = null; const Map = 1; return [typeof JSON.parse, Map]'), ['function', 1]);
   assert.is(await run('var v = 1; function f() {} return [typeof globalThis.v, typeof globalThis.f].join()'), 'undefined,undefined');
   assert.equal(await run('const a = 3; return [eval("a + 1"), new Function("b", "return b * 2")(21), this === globalThis]'), [4, 42, true]);
+  // Code that eval and Function evaluate at the global scope sees the run's globals.
+  assert.equal(await run('w = 2; return [Function("return $input.n + w")(), (0, eval)("$input.n")]', { $input: { n: 1 } }), [3, 1]);
   assert.equal(await run('return [typeof Object.keys, Object.keys(globalThis).filter((k) => k.startsWith("$")).sort().join()]', { $input: {} }), ['function', '$crypto,$input']);
 });
 
