@@ -66,11 +66,13 @@ export function createWaitStore(store: KeyValueStorage) {
     async dueKeys(): Promise<string[]> {
       return (await store.getKeys('due:')).map((k) => k.slice(4));
     },
-    /** Stores a new token with its `of:` entry (both at once: issuing a URL waits for one round trip). */
-    addToken: (token: string, record: TokenRecord) =>
+    /**
+     * Stores a token with its `of:` entry (both at once: issuing a URL waits for one round trip). A rewrite
+     * (a token marked used) writes the entry again: a prune that removed both between the read and the
+     * rewrite would otherwise leave a token that no later prune finds.
+     */
+    putToken: (token: string, record: TokenRecord) =>
       Promise.all([store.setItem(`token:${token}`, JSON.stringify(record)), store.setItem(ofKey(record.workflowId, record.executionId, token), '1')]).then(() => {}),
-    /** Rewrites a token's record (its `of:` entry stays). */
-    putToken: (token: string, record: TokenRecord) => store.setItem(`token:${token}`, JSON.stringify(record)),
     /** Every token key's token (legacy ones, stored without an `of:` entry, are found among them). */
     async tokens(): Promise<string[]> {
       return (await store.getKeys('token:')).map((k) => k.slice(6));

@@ -3,7 +3,7 @@ import type { TokenRecord, WaitStore } from './store.js';
 
 /** Options of {@link createResumeTokens}. */
 export interface ResumeTokensOptions {
-  store: Pick<WaitStore, 'addToken' | 'putToken' | 'token'>;
+  store: Pick<WaitStore, 'putToken' | 'token'>;
   /** The public base URL (no trailing slash); read per token, so it should be cheap. */
   base(): string;
   now?: () => number;
@@ -26,7 +26,7 @@ export function createResumeTokens(options: ResumeTokensOptions) {
     url(execution: { id: string; workflowId: string }): string {
       const token = newToken(24);
       const record: TokenRecord = { executionId: execution.id, workflowId: execution.workflowId, issuedAt: now() };
-      const write = options.store.addToken(token, record);
+      const write = options.store.putToken(token, record);
       const settled = write.catch(() => {});
       writing.set(token, settled);
       let set = byExecution.get(execution.id);

@@ -5,6 +5,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createWeir } from '../../src/weir.js';
+import { openStorage } from '../../src/storage/index.js';
+import { createWaitStore } from '../../src/waits/store.js';
 import { chain, publish, send, startHost, tmpDir, until } from '../host/_helpers.js';
 
 const PUBLIC = 'https://hooks.example.test';
@@ -147,6 +149,26 @@ test('a start indexes tokens stored without an `of:` entry; those of executions 
     await until(async () => (await host.weir.executions.get(run.id)).status === 'success', 10_000, 'the resumed run to end');
   } finally {
     await host.close();
+  }
+});
+
+test('a token rewritten after a prune removed it (a resume racing the prune) is listed again, so the next prune removes it', async () => {
+  const storage = await openStorage({ home: tmpDir() });
+  try {
+    const store = createWaitStore(storage.view('cloud', 'waits'));
+    const token = 'T'.repeat(32);
+    const record = { executionId: 'exec_1', workflowId: 'wf_1', issuedAt: Date.now() };
+    await store.putToken(token, record);
+    // The prune reads the execution's entries and removes them; then the resume marks the token it had read.
+    await store.removeOf('wf_1', ['exec_1']);
+    assert.is(await store.token(token), null);
+    await store.putToken(token, { ...record, used: true });
+    assert.equal(await store.executionsOf('wf_1'), ['exec_1']);
+    await store.removeOf('wf_1', ['exec_1']);
+    assert.is(await store.token(token), null);
+    assert.equal(await store.executionsOf('wf_1'), []);
+  } finally {
+    await storage.dispose();
   }
 });
 
