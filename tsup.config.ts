@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -7,6 +7,9 @@ const { version } = JSON.parse(readFileSync('./package.json', 'utf8'));
 // WEIR_OUT builds into another folder (without types), so parallel work does not overwrite dist/.
 const outDir = process.env.WEIR_OUT || 'dist';
 const dts = !process.env.WEIR_OUT;
+// The folder is emptied once, here, before both builds below: each build's own `clean` would delete what the
+// other wrote, and without any, chunks of earlier builds (their names are content hashes) pile up in it.
+rmSync(outDir, { recursive: true, force: true });
 // Loaded from the user's node_modules on first use, never bundled: the optional dependency (a native addon) and
 // the optional peer packages (src/util/optional.ts), which are also devDependencies that tsup would otherwise inline.
 const external = ['better-sqlite3', 'bullmq', 'esbuild', 'ioredis', 'pg', 'playwright-core'];
