@@ -54,7 +54,7 @@ const SYNTAX_ERRORS_KEPT = 256;
 /**
  * QuickJS for one thread: the WebAssembly module loads on first use and is reused, and so is one realm (a
  * runtime and context with frozen intrinsics, see {@link createRealm}) until a run breaks a limit or leaves
- * something behind; each run gets its own global object in it. Memory is capped by the size of the
+ * something behind; each run's globals are cleared from it after the run. Memory is capped by the size of the
  * WebAssembly memory itself (QuickJS's own limit does not count every allocation in this build).
  * @example
  * const engine = createEngine({ memoryMb: 32, maxOutputBytes: 4 << 20 })

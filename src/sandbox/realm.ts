@@ -34,7 +34,7 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit) {
   const { apply, deleteProperty, ownKeys } = Reflect;
   const realGlobal = globalThis, parse = JSON.parse, stringify = JSON.stringify, RealString = String, RealTypeError = TypeError;
 
-  const own = (value, enumerable = true) => ({ value, writable: true, enumerable, configurable: true });
+  const own = (value) => ({ value, writable: true, enumerable: true, configurable: true });
   const tame = (object, key) => {
     const d = getOwnPropertyDescriptor(object, key);
     if (!d || !hasOwn(d, 'value')) return;
@@ -132,10 +132,10 @@ export type CurrentRun = () => HostRun | null;
 
 /**
  * One QuickJS runtime and context kept across runs (the "frozen realm" of SES / Hardened JS): its intrinsics
- * and global object are frozen once, each run gets its own global object on top of them, and each code text
- * is compiled once. Nothing a run can reach survives it except the frozen intrinsics; a run that breaks a
- * limit, or whose compilation ran code outside its function, `taints` the realm, which the engine then
- * replaces. The interrupt handler and the host functions read the current run from `current`.
+ * and built-ins are frozen once, each run's globals are put on the global object and cleared after it, and
+ * each code text is compiled once. Nothing a run can reach survives it except the frozen intrinsics; a run
+ * that breaks a limit, whose global object cannot be cleared, or whose compilation ran code outside its
+ * function `taints` the realm, which the engine then replaces. The interrupt handler and the host functions read the current run from `current`.
  * @example
  * const realm = createRealm(module, 32, () => run)
  * const compiled = realm.compile('return 1') // { fn } or { error }
