@@ -1,8 +1,8 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { ErrorCode } from '../errors.js';
-import { execute, type Outcome } from './execute.js';
+import { execute, type ExecuteOptions, type Outcome } from './execute.js';
 import type { ConsoleLevel, HostRun } from './host.js';
-import { createLimit, limitError, type Overdue } from './limits.js';
+import { Limit, limitError, type Overdue } from './limits.js';
 import { createRealm, type Realm } from './realm.js';
 import { createSyntaxErrorCache } from './syntax-errors.js';
 
@@ -88,13 +88,15 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
   const dropped = () => void droppedCalls++;
 
   const runWith = (module: QuickJSWASMModule, [code, inputs, cpuMs, lines, chars]: Job, overdue?: Overdue): Reply => {
-    const limit = createLimit({ cpuMs, memoryMb, maxOutputBytes }, overdue);
+    const limit = new Limit({ cpuMs, memoryMb, maxOutputBytes }, overdue);
     let outcome: Outcome;
     try {
       // Made outside any run, so no run's CPU limit interrupts it.
       realm ??= createRealm(module, memoryMb, () => current);
-      current = { limit, log, dropped, logLimits: { lines, chars } };
-      outcome = execute(realm, code, { ...current, inputs, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors });
+      // One object both for the host functions (as the current run) and for execute: a literal, so each run's has the same shape.
+      const run: ExecuteOptions = { limit, log, dropped, logLimits: { lines, chars }, inputs, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors };
+      current = run;
+      outcome = execute(realm, code, run);
     } catch {
       // Building the realm failed: QuickJS itself did.
       outcome = { error: limitError('broken', { cpuMs, memoryMb, maxOutputBytes }), broken: true, replace: true };

@@ -18,43 +18,54 @@ export interface Overdue {
 /**
  * What stops one run, shared by the interrupt handler and every host function so both give the same
  * verdict: the first reason found sticks, and a stopped run fails however the code reacted. `overdue` hears
- * once that the run passed its time, from the same checks.
+ * once that the run passed its time, from the same checks. A class, as every run makes one: its instances
+ * share one shape, where an object literal with a getter would be a new dictionary each run.
  * @example
- * const limit = createLimit({ cpuMs: 1000, memoryMb: 32, maxOutputBytes: 4 << 20 })
+ * const limit = new Limit({ cpuMs: 1000, memoryMb: 32, maxOutputBytes: 4 << 20 })
  * if (limit.expired()) throw limit.error()
  */
-export function createLimit(options: { cpuMs: number; memoryMb: number; maxOutputBytes: number }, overdue?: Overdue) {
-  // The clock runs from the first line of the run: time spent in host functions counts like any other.
-  const start = Date.now();
-  const deadline = start + options.cpuMs;
-  let late = overdue ? start + overdue.afterMs : Infinity;
-  let stopped: Stop | null = null;
-  return {
-    get stopped() {
-      return stopped;
-    },
-    /** Records why the run must end (the first reason wins). */
-    stop(reason: Stop): void {
-      stopped ??= reason;
-    },
-    /** Whether the run must end now: past its CPU deadline, or stopped for another reason. */
-    expired(): boolean {
-      const now = Date.now();
-      if (now > late) {
-        late = Infinity;
-        overdue!.reached();
-      }
-      if (now > deadline) stopped ??= 'cpu';
-      return stopped !== null;
-    },
-    /** The error the run fails with once stopped. */
-    error(): WeirError {
-      return limitError(stopped ?? 'broken', options);
-    },
-  };
+export class Limit {
+  #stopped: Stop | null = null;
+  readonly #deadline: number;
+  #late: number;
+
+  constructor(
+    private readonly options: { cpuMs: number; memoryMb: number; maxOutputBytes: number },
+    private readonly overdue?: Overdue,
+  ) {
+    // The clock runs from the first line of the run: time spent in host functions counts like any other.
+    const start = Date.now();
+    this.#deadline = start + options.cpuMs;
+    this.#late = overdue ? start + overdue.afterMs : Infinity;
+  }
+
+  /** Why the run was stopped, or null while it may go on. */
+  get stopped(): Stop | null {
+    return this.#stopped;
+  }
+
+  /** Records why the run must end (the first reason wins). */
+  stop(reason: Stop): void {
+    this.#stopped ??= reason;
+  }
+
+  /** Whether the run must end now: past its CPU deadline, or stopped for another reason. */
+  expired(): boolean {
+    const now = Date.now();
+    if (now > this.#late) {
+      this.#late = Infinity;
+      this.overdue!.reached();
+    }
+    if (now > this.#deadline) this.#stopped ??= 'cpu';
+    return this.#stopped !== null;
+  }
+
+  /** The error the run fails with once stopped. */
+  error(): WeirError {
+    return limitError(this.#stopped ?? 'broken', this.options);
+  }
 }
 
-export type Limit = ReturnType<typeof createLimit>;
 
 /** The error of a run stopped for `stop`. */
 export function limitError(stop: Stop, { cpuMs, memoryMb, maxOutputBytes }: { cpuMs: number; memoryMb: number; maxOutputBytes: number }): WeirError {
