@@ -92,7 +92,7 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
     let outcome: Outcome;
     try {
       // Made outside any run, so no run's CPU limit interrupts it.
-      realm ??= createRealm(module, memoryMb, () => current);
+      realm ??= createRealm(module, { memoryMb, maxOutputBytes }, () => current);
       // One object both for the host functions (as the current run) and for execute: a literal, so each run's has the same shape.
       const run: ExecuteOptions = { limit, log, dropped, logLimits: { lines, chars }, inputs, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors };
       current = run;

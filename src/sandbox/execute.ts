@@ -1,7 +1,7 @@
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { WeirError } from '../errors.js';
-import { stringLength, type HostRun } from './host.js';
-import type { Realm } from './realm.js';
+import type { HostRun } from './host.js';
+import type { Realm, RunEnd } from './realm.js';
 import type { SyntaxErrorCache } from './syntax-errors.js';
 
 export interface ExecuteOptions extends HostRun {
@@ -29,9 +29,9 @@ export interface Outcome {
 }
 
 /**
- * Runs `code` as the body of an async function in `realm`, then clears what it left on the global object. It never throws:
- * the result, the user's error or the broken limit is in the outcome. QuickJS failing itself (some
- * exhausted states abort it) marks the module broken.
+ * Runs `code` as the body of a function in `realm` (an async one when it awaits), then clears what it left on
+ * the global object. It never throws: the result, the user's error or the broken limit is in the outcome.
+ * QuickJS failing itself (some exhausted states abort it) marks the module broken.
  * @example
  * const { json, error } = execute(realm, 'return 1', { inputs: '{}', limit, log, dropped, logLimits, maxOutputBytes: 4 << 20, memoryExhausted, memoryFull, syntaxErrors })
  */
@@ -53,13 +53,12 @@ export function execute(realm: Realm, code: string, options: ExecuteOptions): Ou
       outcome.broken = true;
     }
   }
-  if (!outcome.broken && limit.stopped === null && !realm.tainted) realm.clean();
   outcome.replace = outcome.broken || realm.tainted || limit.stopped !== null;
   return outcome;
 }
 
 function evaluate(realm: Realm, code: string, options: ExecuteOptions): string | undefined {
-  const { ctx, runtime } = realm;
+  const { ctx } = realm;
   const { limit } = options;
   const compiled = realm.compile(code);
   if ('escaped' in compiled) {
@@ -79,62 +78,55 @@ function evaluate(realm: Realm, code: string, options: ExecuteOptions): string |
   } finally {
     if (compiled.owned) compiled.fn.dispose();
   }
-  // The function returns the code's promise: the code's own throws reject it, so a throw here is the
-  // inputs' parsing running out of memory, or the run's limit.
+  // The code's own throws are kept for `finish`: a throw here is the inputs' parsing running out of memory,
+  // or the run's limit.
   if (started.error) {
     started.error.dispose();
     if (limit.stopped) throw limit.error();
     realm.tainted = true;
     throw new WeirError('SANDBOX_LIMIT', 'code: the node\'s inputs ($input, $node, ...) do not fit in the sandbox memory', { hints: ['raise sandbox.memoryMb in weir.config.json'] });
   }
-  const jobs = runtime.executePendingJobs();
+  // Code that returns at once queues no job, unless it made promises of its own.
+  if (realm.runtime.hasPendingJob()) runJobs(realm, options);
+  const finished = realm.finish();
+  if ('error' in finished) {
+    finished.error.dispose();
+    limit.stop('broken');
+    throw limit.error();
+  }
+  return returnValue(realm, finished, options);
+}
+
+/** Runs the promise jobs a run queued (an async run's, or a chain the code started), all of them. */
+function runJobs(realm: Realm, options: ExecuteOptions): void {
+  const { limit } = options;
+  const jobs = realm.runtime.executePendingJobs();
   // A promise job rejects its promise rather than throw: one that threw was stopped by a limit (the
   // interrupt, memory), even when the code's own promise settled before.
   if (jobs.error) {
-    userError(ctx, jobs.error, options);
+    userError(realm.ctx, jobs.error, options);
     limit.stop('broken');
   }
   // Out of memory inside a promise job only rejects that job's promise: a chain that feeds itself ends
   // silently once the WebAssembly memory is full, which is then the only trace it leaves.
   else if (jobs.value > 0 && options.memoryFull()) limit.stop('memory');
-  const state = ctx.getPromiseState(started.value);
-  started.value.dispose();
-  if (state.type === 'rejected') throw userError(ctx, state.error, options);
-  // Code that caught the interrupt and returned anyway still broke the limit.
-  if (limit.stopped || state.type === 'pending') {
-    if (state.type === 'fulfilled') state.value.dispose();
-    if (limit.stopped) throw limit.error();
+  if (limit.stopped) throw limit.error();
+}
+
+/** The return value as JSON text, so only data crosses (none for undefined), bounded by `maxOutputBytes`. */
+function returnValue(realm: Realm, { end, json }: RunEnd, options: ExecuteOptions): string | undefined {
+  const { limit, maxOutputBytes } = options;
+  if (end === 'e') throw userError(realm.ctx, realm.thrown(), options);
+  if (end === 'o' || (end === 'j' && Buffer.byteLength(json) > maxOutputBytes)) limit.stop('output');
+  // Code that caught the interrupt, or a host function's refusal, and returned anyway still broke the limit.
+  if (limit.stopped) throw limit.error();
+  if (end === 's') throw new WeirError('EXECUTION_FAILED', 'code: the return value is not JSON-serializable');
+  if (end === 'n') {
     // Whatever the promise waits for is the run's and stays in the context.
     realm.tainted = true;
     throw new WeirError('EXECUTION_FAILED', 'code: the returned promise never settled (there is no I/O to wait for in a Code node)');
   }
-  return toHost(ctx, realm.stringify, state.value, options);
-}
-
-/** The return value as JSON text, so only data crosses (none for undefined), bounded by `maxOutputBytes`. */
-function toHost(ctx: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle, { limit, maxOutputBytes }: ExecuteOptions): string | undefined {
-  try {
-    const result = ctx.callFunction(stringify, ctx.undefined, value);
-    if (result.error) {
-      result.error.dispose();
-      if (limit.stopped) throw limit.error();
-      throw new WeirError('EXECUTION_FAILED', 'code: the return value is not JSON-serializable');
-    }
-    try {
-      if (ctx.typeof(result.value) !== 'string') return undefined;
-      // Measured in characters before copying it out (each is at least one byte), then in bytes.
-      const text = stringLength(ctx, result.value) > maxOutputBytes ? undefined : ctx.getString(result.value);
-      if (text === undefined || Buffer.byteLength(text) > maxOutputBytes) {
-        limit.stop('output');
-        throw limit.error();
-      }
-      return text;
-    } finally {
-      result.value.dispose();
-    }
-  } finally {
-    value.dispose();
-  }
+  return end === 'j' ? json : undefined;
 }
 
 /** A thrown value as a WeirError: limits become SANDBOX_LIMIT, a numeric `status` becomes the HTTP status. */

@@ -7,6 +7,22 @@ const MB = 1024 * 1024;
 // and bytecode in the heap that a run's memory limit also counts.
 const COMPILED_KEPT = 128;
 const COMPILED_CHARS = 256 * 1024;
+// Distinct console budgets whose number handles a context keeps.
+const NUMBERS_KEPT = 8;
+// Code that may await (the word anywhere, even in a string or comment) compiles as an async function.
+const AWAITS = /\bawait\b/;
+
+/**
+ * How a run ended, as the sandbox answers in one string (a letter, then the JSON text of `j`):
+ * - `j`: returned a JSON value (`json`); `u`: returned nothing JSON can hold (undefined, a function);
+ * - `e`: threw, or its promise rejected (the value: {@link Realm.thrown});
+ * - `s`: returned a value JSON.stringify refused (a BigInt, a cycle); `o`: its JSON is longer than the output limit;
+ * - `n`: returned a promise that never settled (once the runtime ran every job).
+ */
+export interface RunEnd {
+  end: 'j' | 'u' | 'e' | 's' | 'o' | 'n';
+  json: string;
+}
 
 // Evaluated once per context, before any code runs. It takes the host functions and returns the functions
 // the host calls; nothing else it creates is reachable from code. In order:
@@ -22,17 +38,19 @@ const COMPILED_CHARS = 256 * 1024;
 //   prototypes of async and generator functions, iterators), is frozen.
 // - `run` puts a run's inputs, a fresh `$crypto` and a fresh `console` on the global object, where code
 //   finds them as plain globals, as it finds what it assigns there itself (`x = 5`, `globalThis.y = 1`,
-//   `var` in an indirect eval). `clean` deletes all of it after the run, so the next run starts from the
-//   same global object; it answers false when it cannot (a property made non-configurable, the object made
-//   non-extensible or given another prototype), and the realm is then replaced. A fresh global object per
+//   `var` in an indirect eval). `finish`, called once the promise jobs the run queued have run, takes its
+//   result and deletes all of it, so the next run starts from the same global object; when it cannot (a
+//   property made non-configurable, the object made non-extensible or given another prototype), it says so
+//   and the realm is replaced. A fresh global object per
 //   run would cost every name lookup a trip through a Proxy (a `with` scope): more than most code itself.
 // - `console` counts lines and characters in variables reset by each run, so no console object, old or
 //   new, has more than the run's budget.
-const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit) {
+const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, maxOutput) {
   'use strict';
   const { create, defineProperty, freeze, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isExtensible, setPrototypeOf } = Object;
   const { apply, deleteProperty, ownKeys } = Reflect;
   const realGlobal = globalThis, parse = JSON.parse, stringify = JSON.stringify, RealString = String, RealTypeError = TypeError;
+  const promiseResolve = Promise.resolve.bind(Promise), promiseThen = (p, f, r) => apply(Promise.prototype.then, p, [f, r]);
 
   const own = (value) => ({ value, writable: true, enumerable: true, configurable: true });
   const tame = (object, key) => {
@@ -82,9 +100,33 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit) {
   const hmac = function hmac(alg, key, data, encoding) { return hostHmac(kind(alg, 0) | kind(key, 1) | kind(data, 2) | kind(encoding, 3), alg, key, data, encoding) };
   const timingSafeEqual = function timingSafeEqual(a, b) { return hostTimingSafeEqual(kind(a, 0) | kind(b, 1), a, b) };
   const sha256 = function sha256(data, encoding) { return hostSha256(kind(data, 0) | kind(encoding, 1), data, encoding) };
+  // How a run ended, as one string the host copies out in one call: a letter (see RunEnd), '+' when the
+  // global object was cleaned (or '-' when it could not be), then the return value's JSON text if any.
+  const cleaned = () => {
+    if (getPrototypeOf(realGlobal) !== builtins || !isExtensible(realGlobal)) return false;
+    const keys = ownKeys(realGlobal);
+    for (let i = keys.length; i-- > 0;) {
+      const key = keys[i];
+      if (!deleteProperty(realGlobal, key) && key !== 'undefined' && key !== 'NaN' && key !== 'Infinity') return false;
+    }
+    return true;
+  };
+  const end = (kind, json) => kind + (cleaned() ? '+' : '-') + json;
+  const returned = (value) => {
+    let json;
+    try { json = stringify(value) } catch (e) { return end('s', '') }
+    if (json === undefined) return end('u', '');
+    // Characters are at most bytes: the host measures the bytes of what passes.
+    return json.length > maxOutput ? end('o', '') : end('j', json);
+  };
+  // How the run ended, once it did: what it returned or threw, or how its promise settled. A thrown value
+  // stays a property: out of memory, QuickJS can throw its "uninitialized" marker, which no variable holds.
+  let settled;
   const kit = {
+    // The run's result waits for \`finish\`: the promise jobs the code queued run first, with its globals in place.
     run(compiled, inputs, lineBudget, charBudget) {
       maxLines = lineBudget; maxChars = charBudget; lines = 0; chars = 0;
+      settled = undefined;
       const values = parse(inputs);
       // A name the built-ins hold (an embedder's global called JSON, or __proto__) is shadowed, not assigned.
       for (const key in values) {
@@ -93,17 +135,22 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit) {
       }
       realGlobal.$crypto = { hmac, timingSafeEqual, sha256 };
       realGlobal.console = { log, info, warn, error };
-      return apply(compiled, realGlobal, []);
-    },
-    clean() {
-      if (getPrototypeOf(realGlobal) !== builtins || !isExtensible(realGlobal)) return false;
-      const keys = ownKeys(realGlobal);
-      for (let i = keys.length; i-- > 0;) {
-        const key = keys[i];
-        if (!deleteProperty(realGlobal, key) && key !== 'undefined' && key !== 'NaN' && key !== 'Infinity') return false;
+      try {
+        const result = apply(compiled, realGlobal, []);
+        // A thenable is awaited, as an async function's return would be; reading 'then' may run code, inside the run.
+        if (result === null || (typeof result !== 'object' && typeof result !== 'function') || typeof result.then !== 'function') settled = { value: result };
+        else promiseThen(promiseResolve(result), (value) => { settled = { value } }, (reason) => { settled = { reason } });
+      } catch (reason) {
+        settled = { reason };
       }
-      return true;
     },
+    // Once the host ran the pending jobs: how the run ended (see RunEnd).
+    finish() {
+      if (!settled) return 'n';
+      return 'reason' in settled ? end('e', '') : returned(settled.value);
+    },
+    // What a run that ended 'e' threw, handed over once.
+    thrown() { const ended = settled; settled = undefined; return ended.reason },
     harden(compiled) { freeze(compiled) },
   };
 
@@ -137,10 +184,10 @@ export type CurrentRun = () => HostRun | null;
  * that breaks a limit, whose global object cannot be cleared, or whose compilation ran code outside its
  * function `taints` the realm, which the engine then replaces. The interrupt handler and the host functions read the current run from `current`.
  * @example
- * const realm = createRealm(module, 32, () => run)
+ * const realm = createRealm(module, { memoryMb: 32, maxOutputBytes: 4 << 20 }, () => run)
  * const compiled = realm.compile('return 1') // { fn } or { error }
  */
-export function createRealm(module: QuickJSWASMModule, memoryMb: number, current: CurrentRun) {
+export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputBytes }: { memoryMb: number; maxOutputBytes: number }, current: CurrentRun) {
   const runtime: QuickJSRuntime = module.newRuntime();
   runtime.setInterruptHandler(() => current()?.limit.expired() ?? false);
   runtime.setMemoryLimit(memoryMb * MB);
@@ -148,17 +195,37 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
   const ctx: QuickJSContext = runtime.newContext();
   const held: QuickJSHandle[] = [];
   const keep = (h: QuickJSHandle) => (held.push(h), h);
-  const json = keep(ctx.getProp(ctx.global, 'JSON'));
-  const stringify = keep(ctx.getProp(json, 'stringify'));
   const fnToString = keep(ctx.getProp(keep(ctx.getProp(keep(ctx.getProp(ctx.global, 'Function')), 'prototype')), 'toString'));
   const host = createHostFunctions(ctx, current);
   const bootstrap = ctx.unwrapResult(ctx.evalCode(BOOTSTRAP, 'realm.js'));
-  const kit = keep(ctx.unwrapResult(ctx.callFunction(bootstrap, ctx.undefined, ...host)));
+  const maxOutput = ctx.newNumber(maxOutputBytes);
+  const kit = keep(ctx.unwrapResult(ctx.callFunction(bootstrap, ctx.undefined, ...host, maxOutput)));
   bootstrap.dispose();
+  maxOutput.dispose();
   host.forEach((h) => h.dispose());
-  const run = keep(ctx.getProp(kit, 'run'));
-  const clean = keep(ctx.getProp(kit, 'clean'));
-  const harden = keep(ctx.getProp(kit, 'harden'));
+  const [run, finish, thrown, harden] = ['run', 'finish', 'thrown', 'harden'].map((name) => keep(ctx.getProp(kit, name)));
+  // The console budget arrives as numbers, nearly always the same two: their handles are made once.
+  const numbers = new Map<number, QuickJSHandle>();
+  const number = (n: number) => {
+    let handle = numbers.get(n);
+    if (!handle) {
+      if (numbers.size >= NUMBERS_KEPT) forgetNumbers();
+      numbers.set(n, (handle = ctx.newNumber(n)));
+    }
+    return handle;
+  };
+  const forgetNumbers = () => {
+    numbers.forEach((h) => h.dispose());
+    numbers.clear();
+  };
+  /** The string the kit answered with, as a {@link RunEnd}; a dirty global object taints the realm. */
+  const ended = (answer: ReturnType<QuickJSContext['callFunction']>): RunEnd | { error: QuickJSHandle } => {
+    if (answer.error) return { error: answer.error };
+    const text = ctx.getString(answer.value);
+    answer.value.dispose();
+    if (text[1] === '-') realm.tainted = true;
+    return { end: text[0] as RunEnd['end'], json: text.slice(2) };
+  };
   // Least recently used first.
   const compiled = new Map<string, QuickJSHandle>();
   let compiledChars = 0;
@@ -171,7 +238,6 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
   const realm = {
     ctx,
     runtime,
-    stringify,
     /** Set when the context may hold state of a run; the engine then replaces it. */
     tainted: false,
     /**
@@ -187,7 +253,8 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
         compiled.set(code, cached);
         return { fn: cached };
       }
-      const source = `async function () {\n${code}\n}`;
+      // Code that never awaits runs as a plain function: its result then needs no promise and no job queue.
+      const source = `${AWAITS.test(code) ? 'async ' : ''}function () {\n${code}\n}`;
       // The code is on line 2 of code.js, which the error messages account for.
       const evaluated = ctx.evalCode(`(${source})`, 'code.js');
       if (evaluated.error) {
@@ -219,29 +286,29 @@ export function createRealm(module: QuickJSWASMModule, memoryMb: number, current
       }
       return { fn: evaluated.value, owned: true };
     },
-    /** Starts `fn` with `inputs` (one JSON object text) on the global object: its promise, or what stopped it. */
-    start(fn: QuickJSHandle, inputs: string, logLimits: { lines: number; chars: number }) {
-      const args = [ctx.newString(inputs), ctx.newNumber(logLimits.lines), ctx.newNumber(logLimits.chars)];
+    /**
+     * Runs `fn` with `inputs` (one JSON object text) on the global object; its result waits for `finish`.
+     * What stopped it, if anything did: the inputs not fitting in memory, or the run's limit.
+     */
+    start(fn: QuickJSHandle, inputs: string, logLimits: { lines: number; chars: number }): { error?: QuickJSHandle } {
+      const text = ctx.newString(inputs);
       try {
-        return ctx.callFunction(run, ctx.undefined, fn, ...args);
+        const started = ctx.callFunction(run, ctx.undefined, fn, text, number(logLimits.lines), number(logLimits.chars));
+        if (started.error) return started;
+        started.value.dispose();
+        return {};
       } finally {
-        args.forEach((h) => h.dispose());
+        text.dispose();
       }
     },
-    /** Deletes what the last run left on the global object; when it cannot, the realm is tainted. */
-    clean(): void {
-      const cleaned = ctx.callFunction(clean, ctx.undefined);
-      if (cleaned.error) {
-        cleaned.error.dispose();
-        realm.tainted = true;
-        return;
-      }
-      if (!ctx.sameValue(cleaned.value, ctx.true)) realm.tainted = true;
-      cleaned.value.dispose();
-    },
+    /** Once the runtime ran the jobs the run queued: how it ended, with the global object cleared. */
+    finish: (): RunEnd | { error: QuickJSHandle } => ended(ctx.callFunction(finish, ctx.undefined)),
+    /** What a run that ended `threw` threw (the caller frees it). */
+    thrown: (): QuickJSHandle => ctx.unwrapResult(ctx.callFunction(thrown, ctx.undefined)),
     /** Frees the context and runtime; throws when QuickJS cannot (the module is then broken). */
     dispose(): void {
       for (const code of [...compiled.keys()]) forget(code);
+      forgetNumbers();
       held.forEach((h) => h.alive && h.dispose());
       ctx.dispose();
       runtime.dispose();

@@ -17,6 +17,22 @@ test('code is a function body: globals in, JSON out', async () => {
   assert.equal(await run('return new Date(0)'), '1970-01-01T00:00:00.000Z');
 });
 
+test('code that makes promises without awaiting them: their jobs run before the result is taken, with the globals in place', async () => {
+  const lines: string[] = [];
+  const log = (message: string) => void lines.push(message);
+  const value = await sandbox.run('const o = { a: 1 }; Promise.resolve().then(() => { o.a = $input.a; console.log("later", $input.a) }); console.log("first"); return o', { globals: { $input: { a: 2 } }, log });
+  assert.equal(value, { a: 2 });
+  assert.equal(lines, ['first', 'later 2']);
+  lines.length = 0;
+  const thrown = await sandbox.run('Promise.resolve().then(() => console.log("after the throw")); throw new Error("no")', { globals: {}, log }).catch((err: Error) => err);
+  assert.is((thrown as Error).message, 'code: no (line 1)');
+  assert.equal(lines, ['after the throw']);
+  assert.is(await run('return { then(resolve) { resolve(5) } }'), 5);
+  assert.is(await run('return Promise.resolve(6)'), 6);
+  assert.is(await run('// await is only a word here\nreturn 7'), 7);
+  assert.is((await failure('return { get then() { throw new Error("bad then") } }')).message, 'code: bad then (line 1)');
+});
+
 test('the boundary: no process, require, fs, network, host globals or a way to reach them', async () => {
   assert.is(await run('return typeof process'), 'undefined');
   assert.is(await run('return typeof require'), 'undefined');
