@@ -7,8 +7,6 @@ const MB = 1024 * 1024;
 // and bytecode in the heap that a run's memory limit also counts.
 const COMPILED_KEPT = 128;
 const COMPILED_CHARS = 256 * 1024;
-// Distinct console budgets whose number handles a context keeps.
-const NUMBERS_KEPT = 8;
 // Code that may await (the word anywhere, even in a string or comment) compiles as an async function.
 const AWAITS = /\bawait\b/;
 
@@ -204,19 +202,18 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
   maxOutput.dispose();
   host.forEach((h) => h.dispose());
   const [run, finish, thrown, harden] = ['run', 'finish', 'thrown', 'harden'].map((name) => keep(ctx.getProp(kit, name)));
-  // The console budget arrives as numbers, nearly always the same two: their handles are made once.
-  const numbers = new Map<number, QuickJSHandle>();
-  const number = (n: number) => {
-    let handle = numbers.get(n);
-    if (!handle) {
-      if (numbers.size >= NUMBERS_KEPT) forgetNumbers();
-      numbers.set(n, (handle = ctx.newNumber(n)));
-    }
-    return handle;
+  // The console budget arrives as two numbers, nearly always the same: their handles are kept until it changes.
+  let budget: { lines: number; chars: number; handles: [QuickJSHandle, QuickJSHandle] } | null = null;
+  const forgetBudget = () => {
+    budget?.handles.forEach((h) => h.dispose());
+    budget = null;
   };
-  const forgetNumbers = () => {
-    numbers.forEach((h) => h.dispose());
-    numbers.clear();
+  const budgetHandles = ({ lines, chars }: { lines: number; chars: number }) => {
+    if (budget?.lines !== lines || budget.chars !== chars) {
+      forgetBudget();
+      budget = { lines, chars, handles: [ctx.newNumber(lines), ctx.newNumber(chars)] };
+    }
+    return budget.handles;
   };
   /** The string the kit answered with, as a {@link RunEnd}; a dirty global object taints the realm. */
   const ended = (answer: ReturnType<QuickJSContext['callFunction']>): RunEnd | { error: QuickJSHandle } => {
@@ -293,7 +290,7 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
     start(fn: QuickJSHandle, inputs: string, logLimits: { lines: number; chars: number }): { error?: QuickJSHandle } {
       const text = ctx.newString(inputs);
       try {
-        const started = ctx.callFunction(run, ctx.undefined, fn, text, number(logLimits.lines), number(logLimits.chars));
+        const started = ctx.callFunction(run, ctx.undefined, fn, text, ...budgetHandles(logLimits));
         if (started.error) return started;
         started.value.dispose();
         return {};
@@ -308,7 +305,7 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
     /** Frees the context and runtime; throws when QuickJS cannot (the module is then broken). */
     dispose(): void {
       for (const code of [...compiled.keys()]) forget(code);
-      forgetNumbers();
+      forgetBudget();
       held.forEach((h) => h.alive && h.dispose());
       ctx.dispose();
       runtime.dispose();
