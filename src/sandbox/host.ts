@@ -1,5 +1,6 @@
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { cryptoHelpers } from './crypto.js';
+import { directFunctions, type DirectArguments } from './direct-calls.js';
 import { MAX_HOST_INPUT, type Limit } from './limits.js';
 
 export type ConsoleLevel = 'log' | 'info' | 'warn' | 'error';
@@ -25,50 +26,57 @@ export const ARGUMENT_KIND = { other: 0, string: 1, undefined: 2, tooLong: 3 } a
 /**
  * The host functions of a context, made once and serving whichever run is in progress (`current`):
  * `$crypto`'s `hmac`, `timingSafeEqual` and `sha256` (each taking the argument kinds first, see
- * {@link ARGUMENT_KIND}), and the `emit` that the in-sandbox console sends its lines to. Each first checks the
- * run's limit (so time spent in them counts against the CPU limit and a stopped run cannot keep calling out),
- * and reads only strings of bounded length from the sandbox.
+ * {@link ARGUMENT_KIND}), and the `emit` that the in-sandbox console sends its lines to (`emit(level)` for a
+ * line past the budget, else `emit(level, line, line.length)`). Each first checks the run's limit (so time
+ * spent in them counts against the CPU limit and a stopped run cannot keep calling out), and reads only
+ * strings of bounded length from the sandbox. They are direct functions (see direct-calls.ts), as the generic
+ * host-call path of quickjs-emscripten costs more than the work they do.
  * @example
  * const [hmac, timingSafeEqual, sha256, emit] = createHostFunctions(ctx, () => run)
  */
 export function createHostFunctions(ctx: QuickJSContext, current: () => HostRun | null): QuickJSHandle[] {
-  const hostFunction = (name: string, fn: (run: HostRun, ...args: QuickJSHandle[]) => QuickJSHandle | void) =>
-    ctx.newFunction(name, (...args) => {
+  const newDirectFunction = directFunctions(ctx);
+  const hostFunction = (name: string, fn: (run: HostRun, args: DirectArguments) => string | boolean | void) =>
+    newDirectFunction(name, (args) => {
       const run = current();
       if (!run) throw new Error('no run in progress');
       if (run.limit.expired()) throw run.limit.error();
-      return fn(run, ...args);
+      return fn(run, args);
     });
   // In the order the bootstrap takes them.
   const helpers = (['hmac', 'timingSafeEqual', 'sha256'] as const).map((name) =>
-    hostFunction(name, ({ limit }, kinds, ...args) => {
-      const values = cryptoArguments(ctx, ctx.getNumber(kinds), args, limit);
-      const result = (cryptoHelpers[name] as (...a: unknown[]) => string | boolean)(...values);
-      return typeof result === 'boolean' ? (result ? ctx.true : ctx.false) : ctx.newString(result);
-    }),
+    hostFunction(name, ({ limit }, args) => (cryptoHelpers[name] as (...a: unknown[]) => string | boolean)(...cryptoArguments(args, limit))),
   );
-  const emit = hostFunction('emit', (run, level, message) => {
-    // The console never sends more than the budget; a line is still read only when it fits.
-    if (message && ctx.typeof(message) === 'string' && stringLength(ctx, message) <= run.logLimits.chars + 1) run.log(ctx.getString(message), ctx.getString(level) as ConsoleLevel);
+  // The console never sends more than the budget; a line is still read only when it fits. Its length is
+  // counted in the sandbox, where it costs nothing, as the argument kinds of `$crypto` are.
+  const emit = hostFunction('emit', (run, args) => {
+    if (args.length >= 3 && args.number(2) <= run.logLimits.chars + 1) run.log(args.string(1), args.string(0) as ConsoleLevel);
     else run.dropped();
   });
   return [...helpers, emit];
 }
 
 /**
- * `$crypto` arguments as host values, as their kinds say: strings (read only when at most {@link MAX_HOST_INPUT}
- * characters; a longer one stops the run), undefined, and anything else as null.
+ * The arguments of a `$crypto` call (its kinds, then its own arguments) as host values, as their kinds say:
+ * strings (read only when at most {@link MAX_HOST_INPUT} characters; a longer one stops the run), undefined,
+ * and anything else as null.
  */
-function cryptoArguments(ctx: QuickJSContext, kinds: number, args: QuickJSHandle[], limit: Limit): Array<string | null | undefined> {
+function cryptoArguments(args: DirectArguments, limit: Limit): Array<string | null | undefined> {
+  const kinds = args.number(0);
   const kindOf = (i: number) => (kinds >>> (2 * i)) & 3;
-  if (args.some((_, i) => kindOf(i) === ARGUMENT_KIND.tooLong)) {
-    limit.stop('input');
-    throw limit.error();
+  const count = args.length - 1;
+  for (let i = 0; i < count; i++) {
+    if (kindOf(i) === ARGUMENT_KIND.tooLong) {
+      limit.stop('input');
+      throw limit.error();
+    }
   }
-  return args.map((arg, i) => {
+  const values: Array<string | null | undefined> = [];
+  for (let i = 0; i < count; i++) {
     const kind = kindOf(i);
-    return kind === ARGUMENT_KIND.string ? ctx.getString(arg) : kind === ARGUMENT_KIND.undefined ? undefined : null;
-  });
+    values.push(kind === ARGUMENT_KIND.string ? args.string(i + 1) : kind === ARGUMENT_KIND.undefined ? undefined : null);
+  }
+  return values;
 }
 
 /** The length of a string in the sandbox, read without copying the string out. */

@@ -90,7 +90,7 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, m
     line = line.slice(0, maxChars - chars + 1);
     lines++;
     chars += line.length;
-    emit(level, line);
+    emit(level, line, line.length);
   };
   const log = method('log'), info = method('info'), warn = method('warn'), error = method('error');
   // The host functions take their arguments' kinds first (see ARGUMENT_KIND), found here where they cost nothing.
