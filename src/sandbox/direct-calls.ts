@@ -13,7 +13,7 @@ import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 // quickjs-emscripten to the exact version they were read from (0.32.0). It uses a QuickJSContext's private
 // `cToHostCallbacks` object (the module's callbacks keep that object itself, so replacing its `callFunction`
 // reroutes the context's calls), `getFunction(fn_id)`, `ffi` and `module` (the Emscripten module, for its
-// UTF-8 helpers and heap). `directFunctions` checks that they are there and that a call takes the direct
+// allocator and heap). `directFunctions` checks that they are there and that a call takes the direct
 // path, and throws otherwise, so a changed library fails at realm creation rather than mid-run.
 
 /** The arguments of one direct call, read when asked for; valid only during the call. */
@@ -50,11 +50,9 @@ interface Ffi {
   QTS_GetFalse(): Pointer;
 }
 
-/** The Emscripten module functions used here. */
+/** The Emscripten module members used here. `HEAPU8` is replaced when the memory grows: read it after each allocation. */
 interface EmscriptenModule {
-  UTF8ToString(chars: Pointer): string;
-  lengthBytesUTF8(text: string): number;
-  stringToUTF8(text: string, chars: Pointer, maxBytes: number): void;
+  HEAPU8: Uint8Array;
   _malloc(bytes: number): Pointer;
   _free(ptr: Pointer): void;
 }
@@ -68,9 +66,13 @@ interface ContextInternals {
 }
 
 const FFI_USED: Array<keyof Ffi> = ['QTS_ArgvGetJSValueConstPointer', 'QTS_GetString', 'QTS_FreeCString', 'QTS_GetFloat64', 'QTS_NewString', 'QTS_DupValuePointer', 'QTS_GetTrue', 'QTS_GetFalse'];
-const MODULE_USED: Array<keyof EmscriptenModule> = ['UTF8ToString', 'lengthBytesUTF8', 'stringToUTF8', '_malloc', '_free'];
+const MODULE_FUNCTIONS_USED = ['_malloc', '_free'] as const;
 
 const made = new WeakMap<QuickJSContext, NewDirectFunction>();
+// Strings cross as UTF-8 through the WebAssembly heap. The native encoder and decoder do what Emscripten's
+// own helpers do in JavaScript loops, at a fraction of the cost for the kilobytes a run's inputs take.
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * The maker of direct host functions for `ctx` (one per context): QuickJS calls them without the generic
@@ -96,7 +98,8 @@ function internalsOf(ctx: QuickJSContext): ContextInternals {
     ...(typeof internals.cToHostCallbacks?.callFunction === 'function' ? [] : ['cToHostCallbacks.callFunction']),
     ...(typeof internals.getFunction === 'function' ? [] : ['getFunction']),
     ...FFI_USED.filter((name) => typeof internals.ffi?.[name] !== 'function').map((name) => `ffi.${name}`),
-    ...MODULE_USED.filter((name) => typeof internals.module?.[name] !== 'function').map((name) => `module.${name}`),
+    ...MODULE_FUNCTIONS_USED.filter((name) => typeof internals.module?.[name] !== 'function').map((name) => `module.${name}`),
+    ...(internals.module?.HEAPU8 instanceof Uint8Array ? [] : ['module.HEAPU8']),
   ];
   if (missing.length) throw unexpected(`it lacks ${missing.join(', ')}`);
   return internals as ContextInternals;
@@ -112,10 +115,12 @@ function install(ctx: QuickJSContext, internals: ContextInternals): NewDirectFun
   const args = new Arguments(ffi, module);
 
   const newString = (ctxPtr: Pointer, text: string): Pointer => {
-    const bytes = module.lengthBytesUTF8(text) + 1;
-    const chars = module._malloc(bytes);
+    // Room for the longest UTF-8 a text of this length can take, and the NUL that ends it.
+    const room = text.length * 3 + 1;
+    const chars = module._malloc(room);
     try {
-      module.stringToUTF8(text, chars, bytes);
+      const heap = module.HEAPU8;
+      heap[chars + encoder.encodeInto(text, heap.subarray(chars, chars + room - 1)).written] = 0;
       return ffi.QTS_NewString(ctxPtr, chars);
     } finally {
       module._free(chars);
@@ -182,7 +187,8 @@ class Arguments implements DirectArguments {
     if (i >= this.#argc) return 'undefined';
     // As QuickJSContext.getString: QuickJS's UTF-8 copy, decoded, then freed.
     const chars = this.ffi.QTS_GetString(this.#ctx, this.ffi.QTS_ArgvGetJSValueConstPointer(this.#argv, i));
-    const text = this.module.UTF8ToString(chars);
+    const heap = this.module.HEAPU8;
+    const text = decoder.decode(heap.subarray(chars, heap.indexOf(0, chars)));
     this.ffi.QTS_FreeCString(this.#ctx, chars);
     return text;
   }
@@ -193,11 +199,7 @@ class Arguments implements DirectArguments {
   }
 }
 
-/**
- * Calls a direct function once from QuickJS: a string and a number in, a string out, through the direct path.
- * Its strings are ASCII on purpose: a non-ASCII one here, in the first calls of Emscripten's UTF-8 encoders,
- * left V8 compiling them for two-byte strings too, and every later run ~6 us slower (its inputs go through them).
- */
+/** Calls a direct function once from QuickJS: a string and a number in, a string out, through the direct path. */
 function selfTest(ctx: QuickJSContext, newDirectFunction: NewDirectFunction): void {
   let called = false;
   const probe = newDirectFunction('probe', (args) => {

@@ -78,11 +78,3 @@ function cryptoArguments(args: DirectArguments, limit: Limit): Array<string | nu
   }
   return values;
 }
-
-/** The length of a string in the sandbox, read without copying the string out. */
-export function stringLength(ctx: QuickJSContext, value: QuickJSHandle): number {
-  const length = ctx.getProp(value, 'length');
-  const n = ctx.getNumber(length);
-  length.dispose();
-  return n;
-}

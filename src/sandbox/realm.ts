@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import { directFunctions } from './direct-calls.js';
 import { ARGUMENT_KIND, createHostFunctions, type HostRun } from './host.js';
 import { MAX_HOST_INPUT } from './limits.js';
 
@@ -43,7 +44,7 @@ export interface RunEnd {
 //   run would cost every name lookup a trip through a Proxy (a `with` scope): more than most code itself.
 // - `console` counts lines and characters in variables reset by each run, so no console object, old or
 //   new, has more than the run's budget.
-const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, maxOutput) {
+const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, takeInputs, answer, maxOutput) {
   'use strict';
   const { create, defineProperty, freeze, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isExtensible, setPrototypeOf } = Object;
   const { apply, deleteProperty, ownKeys } = Reflect;
@@ -98,7 +99,7 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, m
   const hmac = function hmac(alg, key, data, encoding) { return hostHmac(kind(alg, 0) | kind(key, 1) | kind(data, 2) | kind(encoding, 3), alg, key, data, encoding) };
   const timingSafeEqual = function timingSafeEqual(a, b) { return hostTimingSafeEqual(kind(a, 0) | kind(b, 1), a, b) };
   const sha256 = function sha256(data, encoding) { return hostSha256(kind(data, 0) | kind(encoding, 1), data, encoding) };
-  // How a run ended, as one string the host copies out in one call: a letter (see RunEnd), '+' when the
+  // How a run ended, as one string handed to the host in one call: a letter (see RunEnd), '+' when the
   // global object was cleaned (or '-' when it could not be), then the return value's JSON text if any.
   const cleaned = () => {
     if (getPrototypeOf(realGlobal) !== builtins || !isExtensible(realGlobal)) return false;
@@ -109,7 +110,7 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, m
     }
     return true;
   };
-  const end = (kind, json) => kind + (cleaned() ? '+' : '-') + json;
+  const end = (kind, json) => answer(kind + (cleaned() ? '+' : '-') + json);
   const returned = (value) => {
     let json;
     try { json = stringify(value) } catch (e) { return end('s', '') }
@@ -122,10 +123,10 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, m
   let settled;
   const kit = {
     // The run's result waits for \`finish\`: the promise jobs the code queued run first, with its globals in place.
-    run(compiled, inputs, lineBudget, charBudget) {
+    run(compiled, lineBudget, charBudget) {
       maxLines = lineBudget; maxChars = charBudget; lines = 0; chars = 0;
       settled = undefined;
-      const values = parse(inputs);
+      const values = parse(takeInputs());
       // A name the built-ins hold (an embedder's global called JSON, or __proto__) is shadowed, not assigned.
       for (const key in values) {
         if (key in builtins) defineProperty(realGlobal, key, own(values[key]));
@@ -144,7 +145,7 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, m
     },
     // Once the host ran the pending jobs: how the run ended (see RunEnd).
     finish() {
-      if (!settled) return 'n';
+      if (!settled) return answer('n');
       return 'reason' in settled ? end('e', '') : returned(settled.value);
     },
     // What a run that ended 'e' threw, handed over once.
@@ -195,12 +196,20 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
   const keep = (h: QuickJSHandle) => (held.push(h), h);
   const fnToString = keep(ctx.getProp(keep(ctx.getProp(keep(ctx.getProp(ctx.global, 'Function')), 'prototype')), 'toString'));
   const host = createHostFunctions(ctx, current);
+  // A run's inputs and its answer cross as direct calls, the cheapest way strings have in and out.
+  let inputsOfRun = '';
+  let answerOfRun = '';
+  const newDirectFunction = directFunctions(ctx);
+  const protocol = [
+    newDirectFunction('takeInputs', () => inputsOfRun),
+    newDirectFunction('answer', (args) => void (answerOfRun = args.string(0))),
+  ];
   const bootstrap = ctx.unwrapResult(ctx.evalCode(BOOTSTRAP, 'realm.js'));
   const maxOutput = ctx.newNumber(maxOutputBytes);
-  const kit = keep(ctx.unwrapResult(ctx.callFunction(bootstrap, ctx.undefined, ...host, maxOutput)));
+  const kit = keep(ctx.unwrapResult(ctx.callFunction(bootstrap, ctx.undefined, ...host, ...protocol, maxOutput)));
   bootstrap.dispose();
   maxOutput.dispose();
-  host.forEach((h) => h.dispose());
+  [...host, ...protocol].forEach((h) => h.dispose());
   const [run, finish, thrown, harden] = ['run', 'finish', 'thrown', 'harden'].map((name) => keep(ctx.getProp(kit, name)));
   // The console budget arrives as two numbers, nearly always the same: their handles are kept until it changes.
   let budget: { lines: number; chars: number; handles: [QuickJSHandle, QuickJSHandle] } | null = null;
@@ -214,14 +223,6 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
       budget = { lines, chars, handles: [ctx.newNumber(lines), ctx.newNumber(chars)] };
     }
     return budget.handles;
-  };
-  /** The string the kit answered with, as a {@link RunEnd}; a dirty global object taints the realm. */
-  const ended = (answer: ReturnType<QuickJSContext['callFunction']>): RunEnd | { error: QuickJSHandle } => {
-    if (answer.error) return { error: answer.error };
-    const text = ctx.getString(answer.value);
-    answer.value.dispose();
-    if (text[1] === '-') realm.tainted = true;
-    return { end: text[0] as RunEnd['end'], json: text.slice(2) };
   };
   // Least recently used first.
   const compiled = new Map<string, QuickJSHandle>();
@@ -288,18 +289,26 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
      * What stopped it, if anything did: the inputs not fitting in memory, or the run's limit.
      */
     start(fn: QuickJSHandle, inputs: string, logLimits: { lines: number; chars: number }): { error?: QuickJSHandle } {
-      const text = ctx.newString(inputs);
+      inputsOfRun = inputs;
       try {
-        const started = ctx.callFunction(run, ctx.undefined, fn, text, ...budgetHandles(logLimits));
+        const started = ctx.callFunction(run, ctx.undefined, fn, ...budgetHandles(logLimits));
         if (started.error) return started;
         started.value.dispose();
         return {};
       } finally {
-        text.dispose();
+        inputsOfRun = '';
       }
     },
-    /** Once the runtime ran the jobs the run queued: how it ended, with the global object cleared. */
-    finish: (): RunEnd | { error: QuickJSHandle } => ended(ctx.callFunction(finish, ctx.undefined)),
+    /** Once the runtime ran the jobs the run queued: how it ended, with the global object cleared (else the realm is tainted). */
+    finish(): RunEnd | { error: QuickJSHandle } {
+      const finished = ctx.callFunction(finish, ctx.undefined);
+      if (finished.error) return finished;
+      finished.value.dispose();
+      const text = answerOfRun;
+      answerOfRun = '';
+      if (text[1] === '-') realm.tainted = true;
+      return { end: text[0] as RunEnd['end'], json: text.slice(2) };
+    },
     /** What a run that ended `threw` threw (the caller frees it). */
     thrown: (): QuickJSHandle => ctx.unwrapResult(ctx.callFunction(thrown, ctx.undefined)),
     /** Frees the context and runtime; throws when QuickJS cannot (the module is then broken). */
