@@ -17,17 +17,21 @@ export interface HostRun {
 }
 
 /**
- * How the sandbox describes the arguments of a `$crypto` call, two bits each (argument `i` at bit `2 * i`),
- * so the host reads a string with one call instead of first asking its type and length: the in-sandbox
- * wrapper (see the realm's bootstrap) sets them with `typeof` and `.length`, which cost nothing there.
+ * How the sandbox describes the arguments of a `$crypto` call, three bits each (argument `i` at bit
+ * `ARGUMENT_KIND_BITS * i`), so the host reads a string with one call instead of first asking its type and
+ * length: the in-sandbox wrapper (see the realm's bootstrap) sets them with `typeof`, `.length` and
+ * `indexOf`, which cost nothing there. Strings cross as C text, which ends at the first NUL, so a string
+ * holding one crosses as its JSON text (`json`): a NUL must not cut what is hashed or compared.
  */
-export const ARGUMENT_KIND = { other: 0, string: 1, undefined: 2, tooLong: 3 } as const;
+export const ARGUMENT_KIND = { other: 0, string: 1, undefined: 2, tooLong: 3, json: 4 } as const;
+export const ARGUMENT_KIND_BITS = 3;
 
 /**
  * The host functions of a context, made once and serving whichever run is in progress (`current`):
  * `$crypto`'s `hmac`, `timingSafeEqual` and `sha256` (each taking the argument kinds first, see
  * {@link ARGUMENT_KIND}), and the `emit` that the in-sandbox console sends its lines to (`emit(level)` for a
- * line past the budget, else `emit(level, line, line.length)`). Each first checks the run's limit (so time
+ * line past the budget, else `emit(level, line, line.length)`, or `emit(level, JSON of the line, its length, 1)`
+ * for a line holding a NUL). Each first checks the run's limit (so time
  * spent in them counts against the CPU limit and a stopped run cannot keep calling out), and reads only
  * strings of bounded length from the sandbox. They are direct functions (see direct-calls.ts), as the generic
  * host-call path of quickjs-emscripten costs more than the work they do.
@@ -50,8 +54,9 @@ export function createHostFunctions(ctx: QuickJSContext, current: () => HostRun 
   // The console never sends more than the budget; a line is still read only when it fits. Its length is
   // counted in the sandbox, where it costs nothing, as the argument kinds of `$crypto` are.
   const emit = hostFunction('emit', (run, args) => {
-    if (args.length >= 3 && args.number(2) <= run.logLimits.chars + 1) run.log(args.string(1), args.string(0) as ConsoleLevel);
-    else run.dropped();
+    if (args.length < 3 || args.number(2) > run.logLimits.chars + 1) return void run.dropped();
+    const line = args.string(1);
+    run.log(args.length > 3 ? (JSON.parse(line) as string) : line, args.string(0) as ConsoleLevel);
   });
   return [...helpers, emit];
 }
@@ -63,7 +68,7 @@ export function createHostFunctions(ctx: QuickJSContext, current: () => HostRun 
  */
 function cryptoArguments(args: DirectArguments, limit: Limit): Array<string | null | undefined> {
   const kinds = args.number(0);
-  const kindOf = (i: number) => (kinds >>> (2 * i)) & 3;
+  const kindOf = (i: number) => (kinds >>> (ARGUMENT_KIND_BITS * i)) & ((1 << ARGUMENT_KIND_BITS) - 1);
   const count = args.length - 1;
   for (let i = 0; i < count; i++) {
     if (kindOf(i) === ARGUMENT_KIND.tooLong) {
@@ -74,7 +79,8 @@ function cryptoArguments(args: DirectArguments, limit: Limit): Array<string | nu
   const values: Array<string | null | undefined> = [];
   for (let i = 0; i < count; i++) {
     const kind = kindOf(i);
-    values.push(kind === ARGUMENT_KIND.string ? args.string(i + 1) : kind === ARGUMENT_KIND.undefined ? undefined : null);
+    const value = kind === ARGUMENT_KIND.string ? args.string(i + 1) : kind === ARGUMENT_KIND.json ? (JSON.parse(args.string(i + 1)) as string) : kind === ARGUMENT_KIND.undefined ? undefined : null;
+    values.push(value);
   }
   return values;
 }

@@ -1,6 +1,6 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { directFunctions } from './direct-calls.js';
-import { ARGUMENT_KIND, createHostFunctions, type HostRun } from './host.js';
+import { ARGUMENT_KIND, ARGUMENT_KIND_BITS, createHostFunctions, type HostRun } from './host.js';
 import { MAX_HOST_INPUT } from './limits.js';
 
 const MB = 1024 * 1024;
@@ -8,6 +8,8 @@ const MB = 1024 * 1024;
 // and bytecode in the heap that a run's memory limit also counts.
 const COMPILED_KEPT = 128;
 const COMPILED_CHARS = 256 * 1024;
+// The bit ARGUMENT_KIND.json sets, in each argument's place: whether any argument crosses as JSON.
+const JSON_KINDS = [0, 1, 2, 3].reduce((mask, i) => mask | (ARGUMENT_KIND.json << (ARGUMENT_KIND_BITS * i)), 0);
 // Code that may await (the word anywhere, even in a string or comment) compiles as an async function.
 const AWAITS = /\bawait\b/;
 
@@ -52,6 +54,8 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, t
   const promiseResolve = Promise.resolve.bind(Promise), promiseThen = (p, f, r) => apply(Promise.prototype.then, p, [f, r]);
 
   const own = (value) => ({ value, writable: true, enumerable: true, configurable: true });
+  // A string crosses to the host as C text, which ends at its first NUL: one holding a NUL crosses as its JSON.
+  const hasNul = (s) => s.indexOf('\\0') !== -1;
   const tame = (object, key) => {
     const d = getOwnPropertyDescriptor(object, key);
     if (!d || !hasOwn(d, 'value')) return;
@@ -91,14 +95,26 @@ const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, emit, t
     line = line.slice(0, maxChars - chars + 1);
     lines++;
     chars += line.length;
-    emit(level, line, line.length);
+    if (hasNul(line)) emit(level, stringify(line), line.length, 1);
+    else emit(level, line, line.length);
   };
   const log = method('log'), info = method('info'), warn = method('warn'), error = method('error');
   // The host functions take their arguments' kinds first (see ARGUMENT_KIND), found here where they cost nothing.
-  const kind = (v, i) => (typeof v === 'string' ? (v.length > ${MAX_HOST_INPUT} ? ${ARGUMENT_KIND.tooLong} : ${ARGUMENT_KIND.string}) : v === undefined ? ${ARGUMENT_KIND.undefined} : ${ARGUMENT_KIND.other}) << (2 * i);
-  const hmac = function hmac(alg, key, data, encoding) { return hostHmac(kind(alg, 0) | kind(key, 1) | kind(data, 2) | kind(encoding, 3), alg, key, data, encoding) };
-  const timingSafeEqual = function timingSafeEqual(a, b) { return hostTimingSafeEqual(kind(a, 0) | kind(b, 1), a, b) };
-  const sha256 = function sha256(data, encoding) { return hostSha256(kind(data, 0) | kind(encoding, 1), data, encoding) };
+  const kind = (v, i) => (typeof v === 'string' ? (v.length > ${MAX_HOST_INPUT} ? ${ARGUMENT_KIND.tooLong} : hasNul(v) ? ${ARGUMENT_KIND.json} : ${ARGUMENT_KIND.string}) : v === undefined ? ${ARGUMENT_KIND.undefined} : ${ARGUMENT_KIND.other}) << (${ARGUMENT_KIND_BITS} * i);
+  // The JSON of a string holding a NUL; only called when a kind says one is there.
+  const pass = (v) => (typeof v === 'string' && v.length <= ${MAX_HOST_INPUT} && hasNul(v) ? stringify(v) : v);
+  const hmac = function hmac(alg, key, data, encoding) {
+    const kinds = kind(alg, 0) | kind(key, 1) | kind(data, 2) | kind(encoding, 3);
+    return kinds & ${JSON_KINDS} ? hostHmac(kinds, pass(alg), pass(key), pass(data), pass(encoding)) : hostHmac(kinds, alg, key, data, encoding);
+  };
+  const timingSafeEqual = function timingSafeEqual(a, b) {
+    const kinds = kind(a, 0) | kind(b, 1);
+    return kinds & ${JSON_KINDS} ? hostTimingSafeEqual(kinds, pass(a), pass(b)) : hostTimingSafeEqual(kinds, a, b);
+  };
+  const sha256 = function sha256(data, encoding) {
+    const kinds = kind(data, 0) | kind(encoding, 1);
+    return kinds & ${JSON_KINDS} ? hostSha256(kinds, pass(data), pass(encoding)) : hostSha256(kinds, data, encoding);
+  };
   // How a run ended, as one string handed to the host in one call: a letter (see RunEnd), '+' when the
   // global object was cleaned (or '-' when it could not be), then the return value's JSON text if any.
   const cleaned = () => {

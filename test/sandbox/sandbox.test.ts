@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createSandbox } from '../../src/index.js';
 import { runner } from './_helpers.js';
 import { chain, fixture, memoryWeir, runConfig } from '../flow/_flows.js';
@@ -88,6 +88,16 @@ test('$crypto: hmac, sha256 and timingSafeEqual match node:crypto', async () => 
   assert.equal(await run('return [$crypto.timingSafeEqual("abc", "abc"), $crypto.timingSafeEqual("abc", "abd"), $crypto.timingSafeEqual("abc", "abcd")]'), [true, false, false]);
   assert.match((await failure('return $crypto.hmac("md4", "k", "d")')).message, 'algorithm must be one of');
   assert.match((await failure('return $crypto.sha256(42)')).message, 'must be a string');
+});
+
+test('strings holding a NUL cross whole: $crypto hashes and compares past it, console keeps it', async () => {
+  const withNul = 'signed\u0000appended';
+  assert.is(await run('return $crypto.hmac("sha256", "k\\u0000ey", $input.body, "hex")', { $input: { body: withNul } }), createHmac('sha256', 'k\u0000ey').update(withNul).digest('hex'));
+  assert.is(await run('return $crypto.sha256($input.body)', { $input: { body: withNul } }), createHash('sha256').update(withNul).digest('hex'));
+  assert.equal(await run('return [$crypto.timingSafeEqual("a\\u0000b", "a\\u0000c"), $crypto.timingSafeEqual("a\\u0000b", "a\\u0000b"), $crypto.timingSafeEqual("a\\u0000", "a")]'), [false, true, false]);
+  const lines: string[] = [];
+  await sandbox.run('console.log("before\\u0000after", 1)', { globals: {}, log: (message) => void lines.push(message) });
+  assert.equal(lines, ['before\u0000after 1']);
 });
 
 test('GitHub X-Hub-Signature-256 verification in a Code node: passes with the right secret, 401 on mismatch', async () => {
