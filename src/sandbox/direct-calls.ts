@@ -115,12 +115,14 @@ function install(ctx: QuickJSContext, internals: ContextInternals): NewDirectFun
   const args = new Arguments(ffi, module);
 
   const newString = (ctxPtr: Pointer, text: string): Pointer => {
-    // Room for the longest UTF-8 a text of this length can take, and the NUL that ends it.
-    const room = text.length * 3 + 1;
-    const chars = module._malloc(room);
+    // The exact size, not the most a text of this length could take: a run's inputs may be megabytes.
+    const bytes = Buffer.byteLength(text);
+    const chars = module._malloc(bytes + 1);
+    if (!chars) throw outOfMemory();
     try {
       const heap = module.HEAPU8;
-      heap[chars + encoder.encodeInto(text, heap.subarray(chars, chars + room - 1)).written] = 0;
+      encoder.encodeInto(text, heap.subarray(chars, chars + bytes));
+      heap[chars + bytes] = 0;
       return ffi.QTS_NewString(ctxPtr, chars);
     } finally {
       module._free(chars);
@@ -187,6 +189,7 @@ class Arguments implements DirectArguments {
     if (i >= this.#argc) return 'undefined';
     // As QuickJSContext.getString: QuickJS's UTF-8 copy, decoded, then freed.
     const chars = this.ffi.QTS_GetString(this.#ctx, this.ffi.QTS_ArgvGetJSValueConstPointer(this.#argv, i));
+    if (!chars) throw outOfMemory();
     const heap = this.module.HEAPU8;
     const text = decoder.decode(heap.subarray(chars, heap.indexOf(0, chars)));
     this.ffi.QTS_FreeCString(this.#ctx, chars);
@@ -214,6 +217,11 @@ function selfTest(ctx: QuickJSContext, newDirectFunction: NewDirectFunction): vo
   (result.error ?? result.value).dispose();
   if (!called) throw unexpected('a direct call did not reach its function');
   if (answer !== 'probe:2.5:2') throw unexpected(`a direct call answered ${JSON.stringify(answer)}`);
+}
+
+/** What QuickJS throws itself when an allocation fails, so the run's memory limit is recognized. */
+function outOfMemory(): Error {
+  return Object.assign(new Error('out of memory'), { name: 'InternalError' });
 }
 
 function unexpected(what: string): Error {
