@@ -29,12 +29,12 @@ export const ARGUMENT_KIND_BITS = 3;
 /**
  * The host functions of a context, made once and serving whichever run is in progress (`current`):
  * `$crypto`'s `hmac`, `timingSafeEqual` and `sha256` (each taking the argument kinds first, see
- * {@link ARGUMENT_KIND}), and the `emit` that the in-sandbox console sends its lines to (`emit(level)` for a
- * line past the budget, else `emit(level, line, line.length)`, or `emit(level, JSON of the line, its length, 1)`
- * for a line holding a NUL). Each first checks the run's limit (so time
- * spent in them counts against the CPU limit and a stopped run cannot keep calling out), and reads only
- * strings of bounded length from the sandbox. They are direct functions (see direct-calls.ts), as the generic
- * host-call path of quickjs-emscripten costs more than the work they do.
+ * {@link ARGUMENT_KIND}), and the `emit` that the in-sandbox console sends its lines to: `emit(level)` for a
+ * line past the budget, else `emit(level, line, line.length)`, or `emit(level, the line's JSON, its length, 1)`
+ * for a line holding a NUL. Each first checks the run's limit (so time spent in them counts against the CPU
+ * limit and a stopped run cannot keep calling out), and reads only strings of bounded length from the
+ * sandbox. They are direct functions (see direct-calls.ts), as the generic host-call path of
+ * quickjs-emscripten costs more than the work they do.
  * @example
  * const [hmac, timingSafeEqual, sha256, emit] = createHostFunctions(ctx, () => run)
  */

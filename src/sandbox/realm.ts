@@ -325,7 +325,7 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
       if (text[1] === '-') realm.tainted = true;
       return { end: text[0] as RunEnd['end'], json: text.slice(2) };
     },
-    /** What a run that ended `threw` threw (the caller frees it). */
+    /** What a run that ended `e` threw (the caller frees it). */
     thrown: (): QuickJSHandle => ctx.unwrapResult(ctx.callFunction(thrown, ctx.undefined)),
     /** Frees the context and runtime; throws when QuickJS cannot (the module is then broken). */
     dispose(): void {
