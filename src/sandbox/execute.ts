@@ -1,7 +1,8 @@
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { WeirError } from '../errors.js';
+import type { RunEnd } from './bootstrap.js';
 import type { HostRun } from './host.js';
-import type { Realm, RunEnd } from './realm.js';
+import type { Realm } from './realm.js';
 import type { SyntaxErrorCache } from './syntax-errors.js';
 
 export interface ExecuteOptions extends HostRun {
