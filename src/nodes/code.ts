@@ -1,5 +1,6 @@
 import { check, defineNode, type NodeContext, type Problem } from './define.js';
 import { service } from './resources/common.js';
+import { NUL_IN_CODE } from '../sandbox/limits.js';
 import type { ExecutionVariables } from '../flow/types.js';
 
 /**
@@ -19,7 +20,7 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   ownsTimeout: true,
   validate(config) {
     const problems: Problem[] = [];
-    check.required(config, 'code', problems);
+    if (check.required(config, 'code', problems) && config.code.includes('\0')) problems.push({ path: 'code', message: NUL_IN_CODE });
     return problems;
   },
   run(ctx) {

@@ -2,6 +2,7 @@ import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { WeirError } from '../errors.js';
 import type { RunEnd } from './bootstrap.js';
 import type { HostRun } from './host.js';
+import { NUL_IN_CODE } from './limits.js';
 import type { Realm } from './realm.js';
 import type { SyntaxErrorCache } from './syntax-errors.js';
 
@@ -62,6 +63,11 @@ function evaluate(realm: Realm, code: string, options: ExecuteOptions): string |
   const { ctx } = realm;
   const { limit } = options;
   const compiled = realm.compile(code);
+  if ('nul' in compiled) {
+    const error = new WeirError('EXECUTION_FAILED', `code: SyntaxError: ${NUL_IN_CODE}`);
+    options.syntaxErrors.remember(code, error);
+    throw error;
+  }
   if ('escaped' in compiled) {
     if (limit.stopped) throw limit.error();
     const error = new WeirError('EXECUTION_FAILED', 'code: SyntaxError: a } closes the function the code runs in, and code follows it');

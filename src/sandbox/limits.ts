@@ -3,6 +3,12 @@ import { WeirError } from '../errors.js';
 /** The most characters one `$crypto` argument may have (1 MiB): a host call must not run long by itself. */
 export const MAX_HOST_INPUT = 1024 * 1024;
 
+/**
+ * Why code holding a NUL character (U+0000) is refused: QuickJS receives code as C text, which would end at
+ * the NUL. Inside a string the character can be written as an escape.
+ */
+export const NUL_IN_CODE = 'the code holds a NUL character (U+0000): write it as \\0 or \\u0000 inside a string';
+
 /** The default bound of a Code node's return value, in bytes of JSON (`sandbox.maxOutputBytes`). */
 export const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 

@@ -81,14 +81,17 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
      * (the caller frees it). Code that compiles into more than its function (a `}` closing the wrapper, then
      * code of its own) ran at compilation, as a script of this context: it is `escaped`. Either failure
      * taints the realm, a syntax error included (a script can throw one after declaring global bindings).
+     * Code holding a NUL character is refused (`nul`) before QuickJS sees it.
      */
-    compile(code: string): { fn: QuickJSHandle; owned?: boolean } | { error: QuickJSHandle } | { escaped: true } {
+    compile(code: string): { fn: QuickJSHandle; owned?: boolean } | { error: QuickJSHandle } | { escaped: true } | { nul: true } {
       const cached = compiled.get(code);
       if (cached) {
         compiled.delete(code);
         compiled.set(code, cached);
         return { fn: cached };
       }
+      // QuickJS takes the code as C text, which would end at a NUL: such code is refused before it runs.
+      if (code.includes('\0')) return { nul: true };
       // Code that never awaits runs as a plain function: its result then needs no promise and no job queue.
       const source = `${AWAITS.test(code) ? 'async ' : ''}function () {\n${code}\n}`;
       // The code is on line 2 of code.js, which the error messages account for.

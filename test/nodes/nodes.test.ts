@@ -128,13 +128,14 @@ test('delay waits and passes its input on; respond and set check their config at
         { id: 'http_request-1', type: 'http_request', config: { method: 'FETCH' } },
         { id: 'condition-1', type: 'condition', config: { rules: { method: [{ var: 'input' }, 'constructor'] } } },
         { id: 'code-1', type: 'code', config: {} },
+        { id: 'code-2', type: 'code', config: { code: 'return "a\u0000b"' } },
         { id: 'call_flow-1', type: 'call_flow', config: {} },
       ]),
     );
     assert.unreachable();
   } catch (err) {
     const text = ((err as WeirError).details as Array<{ path: string; message: string }>).map((p) => `${p.path}: ${p.message}`).join('\n');
-    for (const expected of ['values: set-1: "values" is required', 'ms: delay-1: "ms" must be', 'status: respond-1', 'headers: respond-1', 'url: http_request-1', 'method: http_request-1', 'rules.method: condition-1: the json-logic operator "method" is not allowed', 'code: code-1', 'flow: call_flow-1']) {
+    for (const expected of ['values: set-1: "values" is required', 'ms: delay-1: "ms" must be', 'status: respond-1', 'headers: respond-1', 'url: http_request-1', 'method: http_request-1', 'rules.method: condition-1: the json-logic operator "method" is not allowed', 'code: code-1', 'code: code-2: the code holds a NUL character', 'flow: call_flow-1']) {
       assert.match(text, expected);
     }
   }
