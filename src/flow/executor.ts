@@ -178,6 +178,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       forgetCancel?.();
       if (record.status !== 'waiting') record.finishedAt = now();
     }
+    options.onEnded?.();
     const ending = callHooks(hooks['execution:end'], state);
     if (ending) await ending;
     const { status, error, finishedAt } = state.record;

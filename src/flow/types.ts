@@ -90,6 +90,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called once, when the first Respond node runs. */
   onRespond?(answer: Outcome): void;
+  /**
+   * Called once no node runs any more and only the record is left to store (the run's promise settles after
+   * that): a caller bounding executions at once may count it as done.
+   */
+  onEnded?(): void;
   /** Nesting depth of `call_flow` (0 for a top-level run). */
   depth?: number;
   /**

@@ -35,9 +35,10 @@ export interface Dispatcher {
   run(event: DispatchEvent): Promise<FinishedRecord>;
   /**
    * Runs the event at once, for a caller already holding one of the limiter's slots (the delivery backlog's
-   * tasks): taking another would count the execution twice. Resolves with its record.
+   * tasks): taking another would count the execution twice. `release` frees that slot once the run has
+   * ended. Resolves with its record.
    */
-  runNow(event: DispatchEvent): Promise<FinishedRecord>;
+  runNow(event: DispatchEvent, release?: () => void): Promise<FinishedRecord>;
   /** Stores the event on the execution queue without waiting for it (queue mode only); any worker runs it. */
   enqueue(event: TriggerEvent & { executionId: string }): Promise<void>;
   /**
@@ -54,13 +55,14 @@ export interface Dispatcher {
  */
 export type DispatchEvent = TriggerEvent & Pick<RunOptions, 'resume' | 'restartedBy'>;
 
-/** The executor's run options of an event. */
-const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void): RunOptions => ({
+/** The executor's run options of an event; `onEnded` frees the caller's limiter slot once the run has ended. */
+const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void, onEnded?: () => void): RunOptions => ({
   workflow: { id: e.flow.id, name: e.flow.name, version: e.flow.version, config: e.flow.config, hash: e.flow.hash },
   input: e.input,
   trigger: e.trigger,
   executionId: e.executionId,
   onRespond,
+  onEnded,
   refuse: e.refuse,
   resume: e.resume,
   restartedBy: e.restartedBy,
@@ -92,16 +94,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const queue = options.queue ?? null;
   const deadlines = createDeadlines();
 
-  /** `waitMs`: how long to wait for a queued execution (a caller's reply timeout), not for one run here. */
-  const start = (event: DispatchEvent, onRespond?: (o: Outcome) => void, waitMs?: number): Promise<FinishedRecord> => {
-    const request = runRequest(event, onRespond);
-    return queue && !event.refuse ? queue.run(request, { waitMs }) : execute(request);
-  };
+  /**
+   * `release` frees the caller's limiter slot once a run here has ended; `waitMs`: how long to wait for a
+   * queued execution (a caller's reply timeout), not for one run here.
+   */
+  const start = (event: DispatchEvent, release?: () => void, onRespond?: (o: Outcome) => void, waitMs?: number): Promise<FinishedRecord> =>
+    queue && !event.refuse ? queue.run(runRequest(event, onRespond), { waitMs }) : execute(runRequest(event, onRespond, release));
 
   return {
     queued: queue !== null,
-    run: (event) => limiter.run(() => start(event)),
-    runNow: (event) => start(event),
+    run: (event) => limiter.run((release) => start(event, release)),
+    runNow: (event, release) => start(event, release),
     async enqueue(event) {
       if (!queue) throw new Error('enqueue needs a host with an execution queue');
       await queue.submit(runRequest(event), { wait: false });
@@ -125,7 +128,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // On the queue, the wait (and the limiter slot it holds) ends soon after the caller's 504: nobody is
         // left to answer, and the worker records the execution whatever happens here.
         limiter
-          .run(() => start({ ...event, executionId }, onRespond, o.timeoutMs + REPLY_GRACE_MS))
+          .run((release) => start({ ...event, executionId }, release, onRespond, o.timeoutMs + REPLY_GRACE_MS))
           .then(
             (record) => settle(executionOutcome(record, wrap)),
             (err) => settle(errorResponse(err)),

@@ -4,8 +4,11 @@ import { arrayFifo, type Fifo } from './fifo.js';
 
 /** Options of {@link createPacedBacklog}. */
 export interface PacedBacklogOptions<T> {
-  /** Runs one item (reporting its own failures); the backlog counts it as running until the promise settles. */
-  start(item: T): Promise<unknown>;
+  /**
+   * Runs one item (reporting its own failures); the backlog counts it as running until the promise settles.
+   * `release` gives its limiter slot back early (the limiter's `LimitedTask`).
+   */
+  start(item: T, release: () => void): Promise<unknown>;
   /** Where the items run: the backlog hands it each start, the limiter decides how many run at once. */
   limiter: Pick<ExecutionLimiter, 'feed'>;
   /** Requests per 50 ms above which intake counts as heavy (default 20, i.e. 400 per second). */
@@ -70,9 +73,9 @@ export function createPacedBacklog<T>(options: PacedBacklogOptions<T>): PacedBac
     started++;
     running++;
     const item = queue.shift() as T;
-    return async () => {
+    return async (release) => {
       try {
-        await options.start(item);
+        await options.start(item, release);
       } catch {
         // `start` reports its own failures; one item's must not stop the others.
       } finally {

@@ -118,9 +118,10 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
    * Runs a delivery under its execution id, then lets the journal forget it. A replayed one runs only if its
    * execution never ended, and only after its start is counted on disk: one that already started
    * `maxCrashes` times (each start killed the host) is recorded as an `error` execution instead. The backlog
-   * calls this in a slot of the limiter, so the execution starts at once (`runNow`).
+   * calls this in a slot of the limiter, so the execution starts at once (`runNow`) and gives the slot back
+   * with `release` once its nodes are done.
    */
-  async function run(queued: Delivery): Promise<void> {
+  async function run(queued: Delivery, release: () => void): Promise<void> {
     let d = queued;
     let recorded = true;
     unfinished.started(queued.id);
@@ -139,7 +140,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       if (resume?.status === 'waiting') return;
       if (resume && resume.status !== 'running') return void (await options.executions.save(resume).then(() => options.executions.open.remove(d.id)));
       const restartedBy = deliveries.durable ? 'journal' : undefined;
-      await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy });
+      await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy }, release);
     } catch (error) {
       recorded = false;
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });

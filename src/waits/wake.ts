@@ -121,7 +121,7 @@ export function createWaker(options: WakerOptions) {
       const wokenAt = now();
       if (node.wait.kind === 'webhook') await store.putEnded(record.workflowId, record.id, wokenAt);
       bus.emit('wait:woken', { executionId: record.id, nodeId: due.nodeId, late: wokenAt - due.at });
-      await options.limiter.run(() =>
+      await options.limiter.run((release) =>
         options.execute({
           workflow: { id: record.workflowId, name: record.workflowName, version: record.version, config, hash: record.hash, draft: record.draft },
           input: record.input,
@@ -129,6 +129,7 @@ export function createWaker(options: WakerOptions) {
           executionId: record.id,
           resume: record,
           wake: found.wake,
+          onEnded: release,
         }),
       );
       // The run stored its next state: this wait is over, and so are its other keys.

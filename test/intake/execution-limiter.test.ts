@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createExecutionLimiter } from '../../src/intake/execution-limiter.js';
+import { RELEASED_PER_SLOT, createExecutionLimiter } from '../../src/intake/execution-limiter.js';
 import { createTurnGate } from '../../adapters/node-http/turn-gate.js';
 
 test('tasks submitted in one loop turn start together after it, at most `concurrency` at once', async () => {
@@ -89,6 +89,62 @@ test('a feed that had nothing is asked again once woken, at the next batch', asy
   wake();
   await new Promise((r) => setImmediate(r));
   assert.equal(ran, [1, 2]);
+});
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+test('a task that releases its slot lets the next start at once; size and drain still count it until it settles', async () => {
+  const limiter = createExecutionLimiter({ concurrency: 1 });
+  let releaseA = () => {};
+  let settleA = () => {};
+  const started: string[] = [];
+  const a = limiter.run((release) => ((releaseA = release), started.push('a'), new Promise<void>((r) => (settleA = r))));
+  const b = limiter.run(async () => void started.push('b'));
+  await turn();
+  assert.equal(started, ['a'], 'one slot');
+  releaseA();
+  await turn();
+  assert.equal(started, ['a', 'b'], 'the released slot went to the next task');
+  await b;
+  let drained = false;
+  void limiter.drain().then(() => (drained = true));
+  await turn();
+  assert.not.ok(drained, 'drain waits for the released task');
+  assert.is(limiter.size, 1);
+  settleA();
+  await a;
+  await turn();
+  assert.ok(drained);
+  releaseA();
+  assert.is(limiter.size, 0, 'a release after settling changes nothing');
+  const c = limiter.run(async () => void started.push('c'));
+  const d = limiter.run(() => new Promise<void>((r) => (started.push('d'), setImmediate(r))));
+  await Promise.all([c, d]);
+  assert.equal(started.slice(2), ['c', 'd']);
+});
+
+test(`past ${RELEASED_PER_SLOT} released tasks per slot waiting to settle, a release keeps its slot until the task settles`, async () => {
+  const limiter = createExecutionLimiter({ concurrency: 1 });
+  const settle: Array<() => void> = [];
+  const started: number[] = [];
+  const tasks = Array.from({ length: RELEASED_PER_SLOT + 2 }, (_, n) =>
+    limiter.run((release) => {
+      started.push(n);
+      release();
+      return new Promise<void>((r) => (settle[n] = r));
+    }),
+  );
+  for (let i = 0; i < RELEASED_PER_SLOT + 4; i++) await turn();
+  assert.is(started.length, RELEASED_PER_SLOT + 1, 'the released ones, and one holding the slot');
+  settle[0]();
+  for (let i = 0; i < 4; i++) await turn();
+  assert.is(started.length, RELEASED_PER_SLOT + 1, 'a released task settling frees no slot');
+  settle[RELEASED_PER_SLOT]();
+  for (let i = 0; i < 4; i++) await turn();
+  assert.is(started.length, RELEASED_PER_SLOT + 2, 'the held slot is free once its task settled');
+  settle.forEach((f) => f());
+  await Promise.all(tasks);
+  assert.is(limiter.size, 0);
 });
 
 test('the turn gate: callers of one turn share one opening, after the turn; the next turn gets a new one', async () => {
