@@ -141,13 +141,28 @@ export function createPool({ size, ...engine }: PoolOptions) {
       if (slot.outbox.length) slot.worker.postMessage(slot.outbox.splice(0));
     }
   };
-  /** A cancelled job: one running stops with its worker; one waiting in an inbox is dropped when it comes back. */
+  /**
+   * A cancelled job: one running stops with its worker; one waiting in an inbox is dropped when its reply
+   * comes; one not sent yet (cancelled in the turn it was dispatched) is taken out, and its worker stays.
+   */
   const cancel = (task: Task) => {
     const queued = queue.indexOf(task);
     if (queued >= 0) queue.splice(queued, 1);
-    const slot = slots.find((s) => s.tasks[0] === task);
     settle(task, () => task.reject(cancelled()));
-    if (slot) discard(slot, null);
+    const slot = slots.find((s) => s.tasks.includes(task));
+    if (!slot) return;
+    const unsent = slot.outbox.indexOf(task.job);
+    if (unsent < 0) {
+      if (slot.tasks[0] === task) discard(slot, null);
+      return;
+    }
+    // Unsent jobs are the last of the slot's tasks, so taking one out keeps tasks and replies in step.
+    slot.outbox.splice(unsent, 1);
+    const at = slot.tasks.indexOf(task);
+    slot.tasks.splice(at, 1);
+    if (!slot.tasks.length) slot.worker.unref();
+    else if (at === 0) started(slot);
+    next();
   };
 
   return {

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSandbox, WeirError } from '../../src/index.js';
@@ -42,6 +43,19 @@ test('one signal shared by several runs cancels each of them, and not the runs t
   setImmediate(() => controller.abort());
   assert.equal(await Promise.all(runs.map((r) => r.catch((e: WeirError) => e.code))), ['CANCELLED', 'CANCELLED']);
   assert.is(await sandbox.run('return 3', { globals: {}, signal: new AbortController().signal }), 3);
+});
+
+test('a job cancelled in the turn it was started never reaches its worker, which stays (no new thread)', async () => {
+  await sandbox.run('return 0', { globals: {} });
+  const threads = () => readdirSync('/proc/self/task').sort().join(',');
+  const before = threads();
+  const controller = new AbortController();
+  const cancelled = sandbox.run('while (true) {}', { globals: {}, cpuMs: 3000, signal: controller.signal }).catch((e: WeirError) => e.code);
+  const after = sandbox.run('return $input.n + 1', { globals: { $input: { n: 1 } } });
+  controller.abort();
+  assert.is(await cancelled, 'CANCELLED');
+  assert.is(await after, 2, 'the job behind it runs, on the same worker');
+  assert.is(threads(), before, 'the worker was not replaced');
 });
 
 test('jobs queued behind one that runs long come back unrun and run on another worker before it ends', async () => {
