@@ -1,6 +1,9 @@
 import type { DecodedBody, WebhookRequest } from '../types/trigger.js';
 import { CarriesJson } from '../util/json-text.js';
 
+/** How a webhook input's stored text begins: the body's slot. */
+const BODY_SLOT = '{"body":0';
+
 /**
  * A delivery's input, `{ body, headers, query, method, rawBody }`: `rawBody` is the body text exactly as
  * received, so a flow can check a sender's signature over it (null for a body kept as bytes).
@@ -22,7 +25,7 @@ export class WebhookInput extends CarriesJson {
   constructor(decoded: DecodedBody, headers: WebhookRequest['headers'], query: WebhookRequest['query'], method: string) {
     super(
       decoded.json
-        ? `{"body":0,"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)},"rawBody":${JSON.stringify(decoded.raw)}}`
+        ? `${BODY_SLOT},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)},"rawBody":${JSON.stringify(decoded.raw)}}`
         : undefined,
     );
     this.body = decoded.value;
@@ -30,5 +33,11 @@ export class WebhookInput extends CarriesJson {
     this.query = query;
     this.method = method;
     this.rawBody = decoded.raw;
+  }
+
+  /** The body goes back into the `0` slot the stored text begins with, as the JSON text it arrived as. */
+  protected wholeText(): string | undefined {
+    const stored = CarriesJson.textOf(this);
+    return stored === undefined ? undefined : `${BODY_SLOT.slice(0, -1)}${this.rawBody}${stored.slice(BODY_SLOT.length)}`;
   }
 }

@@ -5,6 +5,7 @@ import type { ConsoleLevel } from './host.js';
 import { DEFAULT_MAX_OUTPUT } from './limits.js';
 import { createPool } from './pool.js';
 import { onAbort } from '../util/abort.js';
+import { CarriesJson } from '../util/json-text.js';
 
 /** Limits of the Code node sandbox (`weir.config.json` `sandbox`). */
 export interface SandboxOptions {
@@ -67,7 +68,7 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DE
       const logLimits = options.logLimits ?? NODE_LOG_LIMITS;
       const { signal } = options;
       const onCancel = options.onCancel ?? (signal ? (stop: () => void) => onAbort(signal, stop) : undefined);
-      const reply = await pool.run([code, JSON.stringify(options.globals), Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits.lines, logLimits.chars], onCancel);
+      const reply = await pool.run([code, globalsText(options.globals), Math.min(options.cpuMs ?? cpuMs, cpuMs), logLimits.lines, logLimits.chars], onCancel);
       if (typeof reply !== 'object') return reply === undefined ? undefined : JSON.parse(reply);
       const [json, logs, dropped, error] = reply;
       for (const [level, message] of logs) options.log?.(message, level);
@@ -78,4 +79,18 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DE
     /** Stops the worker threads. */
     close: () => pool.close(),
   };
+}
+
+/**
+ * The globals as one JSON object text, as `JSON.stringify` writes it; a value that carries its own JSON text
+ * (a webhook input, whose request text is already serialized for the journal) is written from that text.
+ */
+function globalsText(globals: Record<string, unknown>): string {
+  let text = '';
+  for (const name of Object.keys(globals)) {
+    const value = globals[name];
+    const json = CarriesJson.wholeTextOf(value) ?? JSON.stringify(value);
+    if (json !== undefined) text += `${text ? ',' : '{'}${JSON.stringify(name)}:${json}`;
+  }
+  return text ? `${text}}` : '{}';
 }

@@ -16,9 +16,19 @@ export abstract class CarriesJson {
     this.#json = json;
   }
 
-  /** The JSON text `value` carries, if any. */
+  /** The JSON text `value` carries, if any (its stored form, see {@link reviveWebhookInput}). */
   static textOf(value: unknown): string | undefined {
     return value instanceof CarriesJson ? value.#json : undefined;
+  }
+
+  /** The JSON text of `value` as `JSON.stringify` would write it, built from the text it carries, if any. */
+  static wholeTextOf(value: unknown): string | undefined {
+    return value instanceof CarriesJson ? value.wholeText() : undefined;
+  }
+
+  /** The whole JSON text: the carried one, unless a subclass carries a shorter stored form. */
+  protected wholeText(): string | undefined {
+    return this.#json;
   }
 }
 

@@ -19,6 +19,7 @@ test.before(async () => {
   };
   await add('echo', {}, [{ type: 'respond', config: { status: 200, body: '{{ $input }}' } }]);
   await add('boom', {}, [{ type: 'code', config: { code: 'throw new Error("kaboom")' } }]);
+  await add('code-echo', {}, [{ type: 'code', config: { code: 'return { input: $input, keys: Object.keys($input), proto: Object.keys($input.body.nested) }' } }]);
   await add('denied', {}, [{ type: 'code', config: { code: 'const e = new Error("bad signature"); e.status = 401; throw e;' } }]);
   await add('slow', { responseTimeoutMs: 150 }, [{ type: 'delay', config: { ms: 1500 } }, { type: 'respond', config: { status: 200, body: 'late' } }]);
   await add('slower', { responseTimeoutMs: 450 }, [{ type: 'delay', config: { ms: 1500 } }, { type: 'respond', config: { status: 200, body: 'late' } }]);
@@ -67,6 +68,22 @@ test('a JSON body is stored in the execution record as it was parsed (pretty-pri
   } finally {
     await reader.close();
   }
+});
+
+test('a Code node gets the webhook input as parsed: pretty-printed, escaped, unicode, a __proto__ key, -0 and 1e400', async () => {
+  const body = '{\n  "text": "line\\nbreak \\"quoted\\" \\u00e9t\u00e9 \\u2028",\r\n  "n": 1.50, "big": 12345678901234567890,\n  "nested": {"__proto__": {"x": 1}, "constructor": 2}, "zero": -0, "huge": 1e400, "body": 0\n}';
+  const r = await send(`${hook('code-echo')}?q=1&q=2`, { body, headers: { 'content-type': 'application/json', 'x-note': 'ok' } });
+  assert.is(r.status, 200);
+  const { input, keys, proto } = r.json;
+  const parsed = JSON.parse(body);
+  // What the host parsed, as JSON carries it back (-0 and Infinity come back as 0 and null).
+  assert.equal(input.body, JSON.parse(JSON.stringify(parsed)));
+  assert.is(input.rawBody, body);
+  assert.equal(input.query, { q: ['1', '2'] });
+  assert.is(input.method, 'POST');
+  assert.is(input.headers['x-note'], 'ok');
+  assert.equal(keys, ['body', 'headers', 'query', 'method', 'rawBody']);
+  assert.equal(proto, ['__proto__', 'constructor'], 'a __proto__ key is a plain key in the sandbox too');
 });
 
 test('respondImmediately (default): 200 {executionId, statusUrl} at once, and that execution runs', async () => {
