@@ -90,7 +90,8 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
           // An open entry first takes the final record, so a crash before it is removed leaves the truth
           // there (readers see the open entry first), not a stale `running`.
           if (p?.open) await executions.open.put(run.record, run.options.restartedBy);
-          await executions.save(run.record);
+          const nobodyWaits = run.options.background === true || (run.options.onRespond !== undefined && run.answer !== undefined);
+          await executions.save(run.record, { linger: nobodyWaits });
           if (p?.open) await executions.open.remove(run.record.id);
         }
       } finally {

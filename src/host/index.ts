@@ -85,7 +85,7 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
           workflows: weir.workflows,
           clock: options.clock,
           claim: slotClaim(weir),
-          fire: (flow, input) => dispatcher.run({ flow, input, trigger: 'schedule' }),
+          fire: (flow, input) => dispatcher.run({ flow, input, trigger: 'schedule', background: true }),
         });
   const stops: Array<() => void> = [];
 

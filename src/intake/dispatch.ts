@@ -53,7 +53,7 @@ export interface Dispatcher {
  * A trigger event, or an execution started again: `resume` continues its stored record (finished nodes are
  * not run again); `restartedBy` names what restarts it should this process die (the intake journal).
  */
-export type DispatchEvent = TriggerEvent & Pick<RunOptions, 'resume' | 'restartedBy'>;
+export type DispatchEvent = TriggerEvent & Pick<RunOptions, 'resume' | 'restartedBy' | 'background'>;
 
 /** The executor's run options of an event; `onEnded` frees the caller's limiter slot once the run has ended. */
 const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void, onEnded?: () => void): RunOptions => ({
@@ -66,6 +66,7 @@ const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void, onEnded?
   refuse: e.refuse,
   resume: e.resume,
   restartedBy: e.restartedBy,
+  background: e.background,
 });
 
 const orNull = (r: unknown) => r ?? null;

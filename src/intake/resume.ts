@@ -47,7 +47,7 @@ export function createResumer({ executions, dispatcher, bus, claim }: ResumerOpt
       await executions.open.remove(record.id);
       throw new Error(`execution ${record.id} cannot resume: the config it ran is not stored`);
     }
-    await dispatcher.run({ flow, trigger: record.trigger, input: record.input, executionId: record.id, resume: record });
+    await dispatcher.run({ flow, trigger: record.trigger, input: record.input, executionId: record.id, resume: record, background: true });
   }
 
   return {

@@ -140,7 +140,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       if (resume?.status === 'waiting') return;
       if (resume && resume.status !== 'running') return void (await options.executions.save(resume).then(() => options.executions.open.remove(d.id)));
       const restartedBy = deliveries.durable ? 'journal' : undefined;
-      await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy }, release);
+      await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy, background: true }, release);
     } catch (error) {
       recorded = false;
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });

@@ -28,9 +28,10 @@ export interface Executions {
   readonly configs: ExecutionConfigs;
   /**
    * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a
-   * batch is being written wait for the next one.
+   * batch is being written wait for the next one. With `linger` (nobody waits for it) it may also wait a few
+   * milliseconds for the records of other runs still going, to share their file.
    */
-  save(record: ExecutionRecord): Promise<void>;
+  save(record: ExecutionRecord, options?: { linger?: boolean }): Promise<void>;
   /** Marks a run in progress here: `get` and `list` show `view()` until {@link untrack}. */
   track(id: string, workflowId: string, view: () => ExecutionRecord): void;
   /** Forgets a run {@link track}ed (once its final record is stored). */

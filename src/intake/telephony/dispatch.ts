@@ -33,7 +33,7 @@ export async function startFlows(intake: TelephonyIntake, flows: PublishedWorkfl
   return flows.map((workflow) => {
     const executionId = newExecutionId();
     dispatcher
-      .run({ flow: workflow, input, trigger, executionId })
+      .run({ flow: workflow, input, trigger, executionId, background: true })
       .catch((error: unknown) => bus.emit('telephony:error', { executionId, workflowId: workflow.id, trigger, error }));
     return { executionId, workflowId: workflow.id, workflowName: workflow.name };
   });

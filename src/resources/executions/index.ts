@@ -77,12 +77,12 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
         await Promise.all(b.indexedIds.map((id) => store.setItem(`ids:${enc(id)}`, { key })));
       }),
     ).then(() => {}),
-    // While other runs of this process are still going, a record waits a moment for theirs: runs that end one
-    // per turn (a Code node's replies arrive one at a time) then share a file instead of writing one each. A
-    // run alone is written on the next turn. Creating a file is what costs: 30 us to 600 us of kernel time
-    // on ext4 (the most without a journal, where it scans the inodes deleted in the last minutes), so a busy
-    // host writes about a hundred batches a second rather than several hundred. The runs do not hold their
-    // limiter slots through this wait (see `onEnded`).
+    // While other runs of this process are still going, a record nobody waits for waits a moment for theirs:
+    // runs that end one per turn (a Code node's replies arrive one at a time) then share a file instead of
+    // writing one each. A run alone, or one a caller waits for, is written on the next turn. Creating a file
+    // is what costs: 30 us to 600 us of kernel time on ext4 (the most without a journal, where it scans the
+    // inodes deleted in the last minutes), so a busy host writes about a hundred batches a second rather than
+    // several hundred. The runs do not hold their limiter slots through this wait (see `onEnded`).
     { linger: (waiting) => (live.size > waiting ? LINGER_MS : 0) },
   );
 
@@ -155,16 +155,13 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
     open,
     configs: createExecutionConfigs(store),
 
-    /**
-     * Stores a record (a copy taken now); resolves once the batch holding it is written. Saves made while a
-     * batch is being written wait for the next one.
-     */
-    save(record: ExecutionRecord): Promise<void> {
-      return commit.put(record.workflowId, (batch = { json: [], indexedIds: [] }) => {
+    save(record: ExecutionRecord, options: { linger?: boolean } = {}): Promise<void> {
+      const update = (batch = { json: [] as string[], indexedIds: [] as string[] }) => {
         batch.json.push(storedJson(record));
         if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
         return batch;
-      });
+      };
+      return commit.put(record.workflowId, update, !options.linger);
     },
 
     /** Marks a run in progress here: `get` and `list` show `view()` until {@link untrack}. */
