@@ -49,6 +49,28 @@ test('weir serve prints its URL, answers /healthz, and on SIGTERM finishes the e
   );
 });
 
+test('on SIGTERM right after many Respond answers, every answered execution has its record on disk', async () => {
+  let token = '';
+  let id = '';
+  const home = await homeWith(async (weir) => {
+    const c = chain('webhook_trigger', [{ type: 'respond', config: { status: 200, body: { n: '{{ body.n }}' } } }, { type: 'set', config: { values: { after: true } } }]);
+    ({ token, id } = await publish(weir, 'answered', { type: 'webhook_trigger', config: { respondImmediately: false } }, c.nodes, c.edges));
+  });
+  const s = await startServe(home);
+  const json = { 'content-type': 'application/json' };
+  const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => send(`${s.url}/trigger/${token}`, { body: JSON.stringify({ n }), headers: json }))).finally(() => s.stop('SIGTERM'));
+  assert.equal(answers.map((a) => [a.status, a.json.n]), answers.map((_, n) => [200, n]));
+  assert.is(await s.stop('SIGTERM'), 0);
+  const weir = await createWeir({ home });
+  try {
+    const stored = await weir.executions.list({ workflowId: id, limit: 500 });
+    assert.equal(new Set(stored.map((e) => e.id)), new Set(answers.map((a) => a.headers.get('x-execution-id'))));
+    assert.ok(stored.every((e) => e.status === 'success' && e.nodes['set-2']?.data !== undefined), 'each ran to its end');
+  } finally {
+    await weir.close();
+  }
+});
+
 test('--max-body, --public-url and usage errors', async () => {
   let token = '';
   let id = '';
