@@ -96,9 +96,9 @@ export interface RunOptions {
    */
   onEnded?(): void;
   /**
-   * No caller waits for the outcome (a delivery, schedule or resume run in the background): the final record
-   * may wait a few milliseconds to be written in one file with other runs' records. So may the record of a
-   * run whose caller a Respond node answered.
+   * No caller waits for the outcome (a delivery, schedule, resume or wake run in the background): the final
+   * record may wait a few milliseconds to be written in one file with other runs' records. So may the record
+   * of a run whose caller a Respond node answered.
    */
   background?: boolean;
   /** Nesting depth of `call_flow` (0 for a top-level run). */

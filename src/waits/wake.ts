@@ -130,6 +130,7 @@ export function createWaker(options: WakerOptions) {
           resume: record,
           wake: found.wake,
           onEnded: release,
+          background: true,
         }),
       );
       // The run stored its next state: this wait is over, and so are its other keys.
