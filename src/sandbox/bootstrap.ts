@@ -160,6 +160,7 @@ export const BOOTSTRAP = `(function (hostHmac, hostTimingSafeEqual, hostSha256, 
     },
     // What a run that ended 'e' threw, handed over once.
     thrown() { const ended = settled; settled = undefined; return ended.reason },
+    quote(s) { return stringify(s) },
     harden(compiled) { freeze(compiled) },
   };
 

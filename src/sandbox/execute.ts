@@ -1,4 +1,4 @@
-import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
+import type { QuickJSHandle } from 'quickjs-emscripten';
 import { WeirError } from '../errors.js';
 import type { RunEnd } from './bootstrap.js';
 import type { HostRun } from './host.js';
@@ -75,7 +75,7 @@ function evaluate(realm: Realm, code: string, options: ExecuteOptions): string |
     throw error;
   }
   if ('error' in compiled) {
-    const error = userError(ctx, compiled.error, options);
+    const error = userError(realm, compiled.error, options);
     if (!limit.stopped && error.message.startsWith('code: SyntaxError')) options.syntaxErrors.remember(code, error);
     throw error;
   }
@@ -111,7 +111,7 @@ function runJobs(realm: Realm, options: ExecuteOptions): void {
   // A promise job rejects its promise rather than throw: one that threw was stopped by a limit (the
   // interrupt, memory), even when the code's own promise settled before.
   if (jobs.error) {
-    userError(realm.ctx, jobs.error, options);
+    userError(realm, jobs.error, options);
     limit.stop('broken');
   }
   // Out of memory inside a promise job only rejects that job's promise: a chain that feeds itself ends
@@ -123,7 +123,7 @@ function runJobs(realm: Realm, options: ExecuteOptions): void {
 /** The return value as JSON text, so only data crosses (none for undefined), bounded by `maxOutputBytes`. */
 function returnValue(realm: Realm, { end, json }: RunEnd, options: ExecuteOptions): string | undefined {
   const { limit, maxOutputBytes } = options;
-  if (end === 'e') throw userError(realm.ctx, realm.thrown(), options);
+  if (end === 'e') throw userError(realm, realm.thrown(), options);
   if (end === 'o' || (end === 'j' && Buffer.byteLength(json) > maxOutputBytes)) limit.stop('output');
   // Code that caught the interrupt, or a host function's refusal, and returned anyway still broke the limit.
   if (limit.stopped) throw limit.error();
@@ -137,17 +137,18 @@ function returnValue(realm: Realm, { end, json }: RunEnd, options: ExecuteOption
 }
 
 /** A thrown value as a WeirError: limits become SANDBOX_LIMIT, a numeric `status` becomes the HTTP status. */
-function userError(ctx: QuickJSContext, thrown: QuickJSHandle, { limit, memoryExhausted }: ExecuteOptions): WeirError {
+function userError(realm: Realm, thrown: QuickJSHandle, { limit, memoryExhausted }: ExecuteOptions): WeirError {
+  const { ctx } = realm;
   const isObject = ctx.typeof(thrown) === 'object';
   const prop = (name: string) => {
     if (!isObject) return undefined;
     const h = ctx.getProp(thrown, name);
     const type = ctx.typeof(h);
-    const v = type === 'object' ? undefined : type === 'string' ? boundedString(ctx, h) : ctx.dump(h);
+    const v = type === 'object' ? undefined : type === 'string' ? boundedString(realm, h) : ctx.dump(h);
     h.dispose();
     return v;
   };
-  const message = isObject ? String(prop('message') ?? '') : ctx.typeof(thrown) === 'string' ? boundedString(ctx, thrown) : String(ctx.dump(thrown));
+  const message = isObject ? String(prop('message') ?? '') : ctx.typeof(thrown) === 'string' ? boundedString(realm, thrown) : String(ctx.dump(thrown));
   const name = prop('name');
   const status = prop('status');
   const line = /code\.js:(\d+)/.exec(String(prop('stack') ?? ''))?.[1];
@@ -165,7 +166,9 @@ function userError(ctx: QuickJSContext, thrown: QuickJSHandle, { limit, memoryEx
 // A thrown message is kept only up to this many characters: the error ends up in records and logs.
 const MAX_MESSAGE = 4096;
 
-function boundedString(ctx: QuickJSContext, value: QuickJSHandle): string {
-  const text = ctx.getString(value);
+function boundedString(realm: Realm, value: QuickJSHandle): string {
+  let text = realm.ctx.getString(value);
+  // C text ends at the first NUL: a string holding one is read whole, through its JSON (errors are rare).
+  if (text.length < realm.ctx.getProp(value, 'length').consume(realm.ctx.getNumber)) text = JSON.parse(realm.quote(value)) as string;
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }

@@ -48,7 +48,7 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
   bootstrap.dispose();
   maxOutput.dispose();
   [...host, ...protocol].forEach((h) => h.dispose());
-  const [run, finish, thrown, harden] = ['run', 'finish', 'thrown', 'harden'].map((name) => keep(ctx.getProp(kit, name)));
+  const [run, finish, thrown, harden, quote] = ['run', 'finish', 'thrown', 'harden', 'quote'].map((name) => keep(ctx.getProp(kit, name)));
   // The console budget arrives as two numbers, nearly always the same: their handles are kept until it changes.
   let budget: { lines: number; chars: number; handles: [QuickJSHandle, QuickJSHandle] } | null = null;
   const forgetBudget = () => {
@@ -152,6 +152,8 @@ export function createRealm(module: QuickJSWASMModule, { memoryMb, maxOutputByte
     },
     /** What a run that ended `e` threw (the caller frees it). */
     thrown: (): QuickJSHandle => ctx.unwrapResult(ctx.callFunction(thrown, ctx.undefined)),
+    /** A string's JSON text, read whole even when it holds a NUL (C text would end there). */
+    quote: (value: QuickJSHandle): string => ctx.unwrapResult(ctx.callFunction(quote, ctx.undefined, value)).consume(ctx.getString),
     /** Frees the context and runtime; throws when QuickJS cannot (the module is then broken). */
     dispose(): void {
       for (const code of [...compiled.keys()]) forget(code);

@@ -90,7 +90,7 @@ test('$crypto: hmac, sha256 and timingSafeEqual match node:crypto', async () => 
   assert.match((await failure('return $crypto.sha256(42)')).message, 'must be a string');
 });
 
-test('strings holding a NUL cross whole: $crypto hashes and compares past it, console keeps it; code holding one fails clearly', async () => {
+test('strings holding a NUL cross whole: $crypto hashes and compares past it, console and thrown messages keep it; code holding one fails clearly', async () => {
   const withNul = 'signed\u0000appended';
   assert.is(await run('return $crypto.hmac("sha256", "k\\u0000ey", $input.body, "hex")', { $input: { body: withNul } }), createHmac('sha256', 'k\u0000ey').update(withNul).digest('hex'));
   assert.is(await run('return $crypto.sha256($input.body)', { $input: { body: withNul } }), createHash('sha256').update(withNul).digest('hex'));
@@ -101,6 +101,9 @@ test('strings holding a NUL cross whole: $crypto hashes and compares past it, co
   // In the code's own text a NUL would end it (QuickJS takes C text): such code fails as a syntax error, every time.
   for (let i = 0; i < 2; i++) assert.match((await failure('return "a\u0000b"')).message, 'code: SyntaxError: the code holds a NUL character (U+0000)');
   assert.is(await run('return "a\\u0000b".length'), 3);
+  // A thrown message keeps what follows a NUL, whether an error's message or a thrown string.
+  assert.is((await failure('throw new Error("bad\\u0000tail")')).message, 'code: bad\u0000tail (line 1)');
+  assert.is((await failure('throw "x\\u0000y"')).message, 'code: x\u0000y');
 });
 
 test('GitHub X-Hub-Signature-256 verification in a Code node: passes with the right secret, 401 on mismatch', async () => {
