@@ -1,5 +1,5 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, writeFile, rm } from 'node:fs/promises';
+import { closeSync, constants, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, writeFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 let counter = 0;
@@ -41,13 +41,57 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
 }
 
 /** `writeFileSync` that creates the parent folder when it does not exist yet (a write in place, not atomic). */
-export function writeFileSyncInDir(file: string, data: string | Uint8Array): void {
+function writeFileSyncInDir(file: string, data: string | Uint8Array): void {
   try {
     writeFileSync(file, data);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, data);
+  }
+}
+
+/** Open for writing, created when absent, not truncated: {@link overwrite} cuts the file to its new length itself. */
+const OVERWRITE = constants.O_WRONLY | constants.O_CREAT;
+
+/**
+ * Overwrites a file where it is (created when absent): cut to the new length, then written from its start,
+ * without the temporary file and rename of {@link writeFileAtomic}. Creating a file and freeing the one a
+ * rename replaces cost ext4 10 to 20 times this write. A reader may see a torn value, and so may a kill -9
+ * mid-write leave one: the pages are written in order, so a torn file holds the start of the new value
+ * and, past the tear, what was there before. Only for callers that tell a torn value from a whole one.
+ */
+export function overwriteSync(file: string, data: string): void {
+  const bytes = Buffer.from(data);
+  let fd: number;
+  try {
+    fd = openSync(file, OVERWRITE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dirname(file), { recursive: true });
+    fd = openSync(file, OVERWRITE);
+  }
+  try {
+    ftruncateSync(fd, bytes.length);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** {@link overwriteSync} on the thread pool, for large values. */
+export async function overwrite(file: string, data: string): Promise<void> {
+  const bytes = Buffer.from(data);
+  const handle = await open(file, OVERWRITE).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    await mkdir(dirname(file), { recursive: true });
+    return open(file, OVERWRITE);
+  });
+  try {
+    await handle.truncate(bytes.length);
+    for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at, bytes.length - at, at)).bytesWritten;
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,9 +1,9 @@
-import { readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { defineDriver } from 'unstorage';
 import { WeirError } from '../errors.js';
-import { isTempFile, writeFileAtomic, writeFileAtomicSync, writeFileSyncInDir } from './atomic.js';
+import { isTempFile, overwrite, overwriteSync, writeFileAtomic, writeFileAtomicSync } from './atomic.js';
 
 /**
  * Records up to this many characters are written synchronously (see `setItem`); larger ones go through the
@@ -91,23 +91,26 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     // Small records (execution records, indexes) are written synchronously: open/write/close/rename on the
     // thread pool cost about twice the CPU of the system calls themselves, and the calling thread waits
     // less than a thread-pool round trip. Large values keep the async path so the event loop stays free.
-    // `{ atomic: false }` (write-once keys, such as an index entry whose key never existed before): written in
-    // place, without the temporary file and rename; only a crash mid-write can leave it short.
-    async setItem(key, value, opts?: { atomic?: boolean }) {
+    // `{ inPlace: true }`: the file is overwritten where it is (see `overwrite`), for callers that tell a torn
+    // value from a whole one.
+    async setItem(key, value, opts?: { inPlace?: boolean }) {
       await written(key, () => {
-        if (typeof value !== 'string' || value.length > SYNC_WRITE_MAX) return writeFileAtomic(toPath(key), value);
-        if (opts?.atomic === false) writeFileSyncInDir(toPath(key), value);
-        else writeFileAtomicSync(toPath(key), value);
+        const large = typeof value !== 'string' || value.length > SYNC_WRITE_MAX;
+        if (opts?.inPlace && typeof value === 'string') return large ? overwrite(toPath(key), value) : overwriteSync(toPath(key), value);
+        if (large) return writeFileAtomic(toPath(key), value);
+        writeFileAtomicSync(toPath(key), value);
       });
     },
     async setItemRaw(key, value) {
       await written(key, () => writeFileAtomic(toPath(key), value));
     },
     // One unlink on the calling thread, like a small write: `rm` would first stat the path on the thread pool
-    // to tell a folder from a file, and a key is always a file.
+    // to tell a folder from a file, and a key is always a file. An absent one (a checkpoint's second slot,
+    // most often) is told by `existsSync`, under 1 us, rather than by the exception of unlink, about 6 us.
     async removeItem(key) {
       try {
-        unlinkSync(toPath(key));
+        const file = toPath(key);
+        if (existsSync(file)) unlinkSync(file);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }

@@ -13,8 +13,12 @@ export interface KeyValueStorage {
   getItem<T = unknown>(key: string): Promise<T | null>;
   /** Several values at once, in the order of `keys`. */
   getItems(keys: string[]): Promise<Array<{ key: string; value: unknown }>>;
-  /** `ttl`: seconds until the item expires, on drivers that support it (Redis). */
-  setItem(key: string, value: unknown, options?: { ttl?: number }): Promise<void>;
+  /**
+   * `ttl`: seconds until the item expires, on drivers that support it (Redis). `inPlace`: a driver that can
+   * overwrite a value where it is, cheaper than replacing it but torn if the writer dies mid-write (weir's
+   * fs driver), does so; others replace it as usual.
+   */
+  setItem(key: string, value: unknown, options?: { ttl?: number; inPlace?: boolean }): Promise<void>;
   /** Bytes stored as they are (object bodies kept in the store rather than in files). */
   getItemRaw<T = unknown>(key: string): Promise<T | null>;
   setItemRaw(key: string, value: unknown): Promise<void>;

@@ -59,7 +59,7 @@ const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedA
  */
 export function createExecutions({ storage, config = {}, mask = (r) => r, linked }: ExecutionsOptions): Executions {
   const store = storage.view('cloud', 'executions');
-  const open = createOpenExecutions(store);
+  const open = createOpenExecutions(store, { inPlace: storage.dir('cloud') !== undefined });
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
   const lastPruned = new Map<string, number>();

@@ -5,6 +5,7 @@ import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
 import { startTimeOf } from './ids.js';
 import { recordsOf, storedJson } from './stored.js';
+import { slottedItems, wholeItems, type ListedItem } from './slots.js';
 
 /** The process running an execution: a host judges another process of its own machine dead or alive by it. */
 export interface Owner {
@@ -64,17 +65,20 @@ const READ_SLICE = 256;
  * and removed when the execution ends. Writes made while a batch is under way go out together once it is
  * done, and of several writes of one execution only the newest is written (a run that checkpoints faster
  * than storage writes costs one write per batch). An execution's writes are never reordered.
+ * `inPlace` (weir's fs driver): each item is kept in two slots overwritten by turns ({@link slottedItems})
+ * rather than replaced by a new file per checkpoint.
  * @example
- * const open = createOpenExecutions(storage.view('cloud', 'executions'))
+ * const open = createOpenExecutions(storage.view('cloud', 'executions'), { inPlace: true })
  * await open.put(record)
  * const entry = await open.get(record.id)
  */
-export function createOpenExecutions(store: KeyValueStorage): OpenExecutions {
+export function createOpenExecutions(store: KeyValueStorage, options: { inPlace?: boolean } = {}): OpenExecutions {
+  const items = options.inPlace ? slottedItems(store) : wholeItems(store);
   // Of several writes of one execution in a batch only the newest goes out.
-  const commit = createGroupCommit<string, string | null>((batch) =>
-    Promise.all([...batch].map(([id, json]) => (json === null ? store.removeItem(keyOf(id)) : store.setItem(keyOf(id), json)))).then(() => {}),
+  const commit = createGroupCommit<string, { json: string | null; handedOver: boolean }>((batch) =>
+    Promise.all([...batch].map(([id, { json, handedOver }]) => items.write(keyOf(id), json, handedOver))).then(() => {}),
   );
-  const write = (id: string, json: string | null) => commit.put(id, () => json);
+  const write = (id: string, json: string | null, handedOver = false) => commit.put(id, () => ({ json, handedOver }));
 
   const parse = (value: unknown): OpenEntry | null => {
     const entry = (typeof value === 'string' ? JSON.parse(value) : value) as { record?: unknown; owner?: Owner; by?: RestartedBy } | null;
@@ -84,37 +88,39 @@ export function createOpenExecutions(store: KeyValueStorage): OpenExecutions {
 
   return {
     put(record, by) {
-      return write(record.id, `{"owner":${JSON.stringify(thisProcess)}${by ? `,"by":"${by}"` : ''},"record":${storedJson(record)}}`);
+      const json = `{"owner":${JSON.stringify(thisProcess)}${by ? `,"by":"${by}"` : ''},"record":${storedJson(record)}}`;
+      // A waiting execution continues in whichever host wakes it.
+      return write(record.id, json, record.status === 'waiting');
     },
     remove: (id) => write(id, null),
     async get(id) {
-      return parse(await store.getItem(keyOf(id)));
+      return parse(await items.read(keyOf(id)));
     },
     async list() {
-      return read(await newestKeys(), () => true, Infinity);
+      return read(await newestFirst(), () => true, Infinity);
     },
     async newest(limit, accept) {
       // A generated id begins with its start time, so its key sorts with its start; the others sort elsewhere.
-      const keys = await newestKeys();
-      const timed = (key: string) => startTimeOf(decodeURIComponent(key.slice(OPEN.length))) !== null;
-      const chosen = await read(keys.filter((key) => !timed(key)), accept, Infinity);
-      return [...chosen, ...(await read(keys.filter(timed), accept, limit))];
+      const listed = await newestFirst();
+      const timed = ({ key }: ListedItem) => startTimeOf(decodeURIComponent(key.slice(OPEN.length))) !== null;
+      const chosen = await read(listed.filter((item) => !timed(item)), accept, Infinity);
+      return [...chosen, ...(await read(listed.filter(timed), accept, limit))];
     },
   };
 
-  async function newestKeys(): Promise<string[]> {
-    return (await store.getKeys(OPEN)).sort().reverse();
+  async function newestFirst(): Promise<ListedItem[]> {
+    return (await items.list(OPEN)).sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
   }
 
   /**
-   * Entries of `keys`, in order, that `accept` takes, up to `limit`: as many as are still wanted at first,
+   * Entries of `listed`, in order, that `accept` takes, up to `limit`: as many as are still wanted at first,
    * then twice as many per read (where `accept` turns most down) up to {@link READ_SLICE}.
    */
-  async function read(keys: string[], accept: (record: ExecutionRecord) => boolean, limit: number): Promise<OpenEntry[]> {
+  async function read(listed: ListedItem[], accept: (record: ExecutionRecord) => boolean, limit: number): Promise<OpenEntry[]> {
     const out: OpenEntry[] = [];
-    for (let i = 0, size = Math.min(READ_SLICE, limit); i < keys.length && out.length < limit; i += size, size = Math.min(READ_SLICE, size * 2)) {
-      for (const item of await store.getItems(keys.slice(i, i + size))) {
-        const entry = parse(item.value);
+    for (let i = 0, size = Math.min(READ_SLICE, limit); i < listed.length && out.length < limit; i += size, size = Math.min(READ_SLICE, size * 2)) {
+      for (const value of await items.readMany(listed.slice(i, i + size))) {
+        const entry = parse(value);
         if (entry && accept(entry.record) && out.length < limit) out.push(entry);
       }
     }
