@@ -1,4 +1,5 @@
 import type { Executions } from '../resources/executions/index.js';
+import { readBack } from '../resources/executions/stored.js';
 import type { ExecutionRecord, ExecutorHooks, Outcome, RunState } from './types.js';
 
 /**
@@ -63,7 +64,7 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
   return {
     start(run: RunState) {
       // What a read of a running run gets: a copy, as if read back from storage.
-      const view = () => JSON.parse(JSON.stringify(run.mask.record(run.record))) as ExecutionRecord;
+      const view = () => readBack(run.mask.record(run.record));
       executions.track(run.record.id, run.record.workflowId, view);
       running.set(run, { view, since: performance.now(), open: !!run.options.resume && !run.options.retryOf });
       if (!sweeper) {

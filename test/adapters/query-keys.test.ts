@@ -8,6 +8,8 @@ const FORM = 'constructor=f&__proto__=g&hasOwnProperty=h';
 /** What they parse into: plain keys (computed, so `__proto__` is an own key here too). */
 const QUERY = { constructor: 'z', ['__proto__']: 'x', toString: 't', a: ['1', '2'] };
 const BODY = { constructor: 'f', ['__proto__']: 'g', hasOwnProperty: 'h' };
+/** An execution record read back: storage's JSON reader drops `__proto__` keys, the others survive as sent. */
+const { ['__proto__']: _dropped, ...STORED_QUERY } = QUERY;
 
 const nodes = chain('webhook_trigger', [
   { type: 'set', config: { values: { text: '{{ json(query) }}', a: '{{ query.a }}' } } },
@@ -34,23 +36,37 @@ test('query keys named like Object.prototype members are plain keys: in expressi
   }
 });
 
+/** Publishes a flow for durable delivery, sends it the keys, and reads its execution once it has `status`. */
+async function deliver(host: Awaited<ReturnType<typeof startHost>>, flow: ReturnType<typeof chain>, status: string) {
+  const { token } = await publish(host.weir, 'keys', { type: 'webhook_trigger', config: { respondImmediately: true } }, flow.nodes, flow.edges);
+  const res = await fetch(`${host.url}/trigger/${token}${TARGET}`, { method: 'POST', body: '{"n":1}', headers: { 'content-type': 'application/json' } });
+  assert.is(res.status, 200);
+  const { executionId } = await res.json();
+  return until(async () => {
+    const r = await host.weir.executions.get(executionId).catch(() => null);
+    return r?.status === status && r;
+  }, 10_000, `the delivery to be ${status}`);
+}
+
 test('a durable delivery keeps those keys through its journal line and execution record', async () => {
   const host = await startHost();
   try {
-    const { token } = await publish(host.weir, 'keys', { type: 'webhook_trigger', config: { respondImmediately: true } }, nodes.nodes, nodes.edges);
-    const res = await fetch(`${host.url}/trigger/${token}${TARGET}`, { method: 'POST', body: '{"n":1}', headers: { 'content-type': 'application/json' } });
-    assert.is(res.status, 200);
-    const { executionId } = await res.json();
-    const record = await until(async () => {
-      const r = await host.weir.executions.get(executionId).catch(() => null);
-      return r?.status === 'success' && r;
-    }, 10_000, 'the delivery to run');
-    // Read back from storage, whose JSON reader drops `__proto__` keys: the others survive as sent.
-    const { ['__proto__']: _dropped, ...stored } = QUERY;
-    assert.equal({ ...(record.input as { query: object }).query }, stored);
+    const record = await deliver(host, nodes, 'success');
+    assert.equal({ ...(record.input as { query: object }).query }, STORED_QUERY);
     const data = record.nodes['code-2'].data as { c: string; p: string; query: object };
     assert.equal([data.c, data.p], ['z', 'x'], 'the Code node saw both keys');
-    assert.equal({ ...data.query }, stored);
+    assert.equal({ ...data.query }, STORED_QUERY);
+  } finally {
+    await host.close();
+  }
+});
+
+test('a run read in its own process while it runs reads as storage reads it', async () => {
+  const host = await startHost();
+  try {
+    const running = await deliver(host, chain('webhook_trigger', [{ type: 'delay', config: { ms: 60_000 } }]), 'running');
+    assert.equal({ ...(running.input as { query: object }).query }, STORED_QUERY);
+    await host.weir.executions.cancel(running.id);
   } finally {
     await host.close();
   }

@@ -48,6 +48,21 @@ export function storedJson(record: ExecutionRecord): string {
   return `${json.slice(0, at)}${inputText}${json.slice(at + 1)}`;
 }
 
+/** What unstorage's JSON reader drops from what it reads, against prototype pollution. */
+const dropPrototypeKeys = (key: string, value: unknown) =>
+  key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && 'prototype' in value) ? undefined : value;
+
+/**
+ * A copy of a record as a read from storage gives it: through JSON, and without the `__proto__` keys (or
+ * `constructor` keys holding a `prototype`) that storage's JSON reader drops. A run read in its own process
+ * before its record is written reads the same as it will once written.
+ */
+export function readBack(record: ExecutionRecord): ExecutionRecord {
+  const text = JSON.stringify(record);
+  const suspect = text.includes('"__proto__":') || text.includes('"constructor":');
+  return JSON.parse(text, suspect ? dropPrototypeKeys : undefined) as ExecutionRecord;
+}
+
 /** The records of a stored batch, each as it was saved. */
 export const recordsOf = (value: unknown): ExecutionRecord[] => {
   const records = (value as { records?: unknown } | null)?.records;
