@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 /** Helpers shared by the benchmarks: statistics, result rows, server child processes. */
 export const median = (xs: number[]): number => {
@@ -36,3 +38,25 @@ export async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+/** CPU time (user + system, all threads) of a process so far, in ms (Linux `/proc`). */
+export function processCpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+/** One load run with the CPU per request it cost the server (process `pid`) and the load generator (this process). */
+export async function withCpu<R extends { requests: { average: number } }>(pid: number, seconds: number, run: () => Promise<R>): Promise<R & { cpuUs: number; clientUs: number }> {
+  const server = processCpuMs(pid);
+  const client = process.cpuUsage();
+  const r = await run();
+  const { user, system } = process.cpuUsage(client);
+  const total = Math.max(1, r.requests.average * seconds);
+  return { ...r, cpuUs: ((processCpuMs(pid) - server) * 1000) / total, clientUs: (user + system) / total };
+}
+
+/**
+ * The most a server could answer with every core busy, for its CPU per request and the load generator's
+ * (which shares the cores), as a ratio to `baselineRps`: above it, only a cheaper request gets.
+ */
+export const cpuCeiling = (serverUs: number, clientUs: number, baselineRps: number): number => (availableParallelism() * 1e6) / ((serverUs + clientUs) * baselineRps);

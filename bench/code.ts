@@ -9,15 +9,16 @@
 // The servers are measured in interleaved rounds (BENCH_ROUNDS, default 5) and the medians of each round's
 // ratios are reported, as the machine's speed drifts. Then: while Code nodes spin at their CPU limit (their
 // webhook called continuously), the p99 latency of another flow's webhook.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FlowEdge, FlowNode } from '../src/index.js';
 import { createWeir } from '../src/weir.js';
-import { median, report, start, stop } from './_stats.js';
+import { NODE_RED_SKIPPED, nodeRedDir, startNodeRed } from './_node-red.js';
+import { cpuCeiling, median, report, start, stop, withCpu } from './_stats.js';
 
 interface Result {
   requests: { average: number };
@@ -26,11 +27,11 @@ interface Result {
   errors: number;
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<Result>;
+type Measured = Result & { cpuUs: number; clientUs: number };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = resolve(root, process.env.WEIR_CLI ?? 'dist/cli.js');
 const baseCli = process.env.WEIR_BASE_DIR ? resolve(process.env.WEIR_BASE_DIR, 'dist/cli.js') : null;
-const nodeRedDir = process.env.NODE_RED_DIR ? resolve(process.env.NODE_RED_DIR) : null;
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const KEY = 'bench-signing-key';
@@ -59,33 +60,6 @@ http.createServer((req, res) => {
 }).listen(0, '127.0.0.1', function () { console.log(JSON.stringify({ url: 'http://127.0.0.1:' + this.address().port })); });
 `;
 
-// Node-RED embedded the documented way (its own express app on a node:http server, editor off), with the
-// flow file written by the bench; the URL is printed once the flow answers.
-const NODE_RED_SERVER = `
-const [dir, userDir] = process.argv.slice(1);
-const { createRequire } = require('node:module');
-const need = createRequire(dir + '/node_modules/node-red/package.json');
-const RED = need('node-red');
-const express = need('express');
-const http = require('node:http');
-const app = express();
-const server = http.createServer(app);
-RED.init(server, { userDir, flowFile: 'flows.json', httpAdminRoot: false, httpNodeRoot: '/', credentialSecret: false,
-  functionGlobalContext: { crypto: require('node:crypto') }, logging: { console: { level: 'off' } } });
-app.use('/', RED.httpNode);
-server.listen(0, '127.0.0.1', async () => {
-  await RED.start();
-  const url = 'http://127.0.0.1:' + server.address().port;
-  const headers = ${JSON.stringify(headers)};
-  for (let i = 0; i < 200; i++) {
-    const r = await fetch(url + '/sig', { method: 'POST', headers, body: ${JSON.stringify(body)} }).catch(() => null);
-    if (r && r.status === 200) return console.log(JSON.stringify({ url }));
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  process.exit(1);
-});
-`;
-
 const NODE_RED_FUNCTION = `const crypto = global.get('crypto');
 const raw = msg.payload.toString('utf8');
 const sig = Buffer.from(crypto.createHmac('sha256', '${KEY}').update(raw).digest('hex'));
@@ -101,11 +75,14 @@ const nodeRedFlows = [
   { id: 'out', z: 'tab', type: 'http response', statusCode: '', headers: {}, wires: [] },
 ];
 
-/** Load on one URL (a 2 s warm-up first): requests/s and latency from autocannon. */
-async function load(url: string, connections = 32, seconds = duration): Promise<Result> {
+/**
+ * Load on one URL (a 2 s warm-up first): requests/s and latency from autocannon, with the CPU per request of
+ * the server (process `pid`) and of the load generator (this process).
+ */
+async function load(url: string, pid: number, connections = 32, seconds = duration): Promise<Measured> {
   const opts = { url, method: 'POST', connections, headers, body };
   await autocannon({ ...opts, duration: 2 });
-  return autocannon({ ...opts, duration: seconds });
+  return withCpu(pid, seconds, () => autocannon({ ...opts, duration: seconds }));
 }
 
 const home = mkdtempSync(join(tmpdir(), 'weir-bench-code-'));
@@ -134,29 +111,28 @@ const otherPath = await publish('bench-other', [
   { id: 'respond-1', type: 'respond', config: { status: 200, body: { accepted: '{{ body.order.id }}' } } },
 ], [{ id: 'e1', source: 'webhook_trigger-1', target: 'respond-1' }]);
 await weir.close();
-if (nodeRedDir) writeFileSync(join(home, 'flows.json'), JSON.stringify(nodeRedFlows));
 
 /** A weir host of `build` on a fresh copy of the template home; stopped and removed by the returned function. */
 async function weirHost(build: string, label: string) {
   const dir = join(home, `${label}-${Date.now()}`);
   cpSync(join(home, 'template'), dir, { recursive: true });
   const host = await start([build, 'serve', '--home', dir, '--port', '0', '--json']);
-  return { url: host.url, close: async () => (await stop(host.child), rmSync(dir, { recursive: true, force: true })) };
+  return { url: host.url, pid: host.child.pid!, close: async () => (await stop(host.child), rmSync(dir, { recursive: true, force: true })) };
 }
 
-type Round = { raw: Result; weir: Result; base?: Result; nodeRed?: Result };
+type Round = { raw: Measured; weir: Measured; base?: Measured; nodeRed?: Measured };
 const raw = await start(['-e', RAW_SERVER]);
-const nodeRed = nodeRedDir ? await start(['-e', NODE_RED_SERVER, nodeRedDir, home]) : null;
+const nodeRed = nodeRedDir ? await startNodeRed(home, nodeRedFlows, { path: '/sig', headers, body }) : null;
 const measured: Round[] = [];
 for (let i = 0; i < rounds; i++) {
-  const round: Partial<Round> = { raw: await load(raw.url) };
+  const round: Partial<Round> = { raw: await load(raw.url, raw.child.pid!) };
   for (const [key, build] of [['weir', cli], ['base', baseCli]] as const) {
     if (!build) continue;
     const host = await weirHost(build, key);
-    round[key] = await load(host.url + signaturePath);
+    round[key] = await load(host.url + signaturePath, host.pid);
     await host.close();
   }
-  if (nodeRed) round.nodeRed = await load(`${nodeRed.url}/sig`);
+  if (nodeRed) round.nodeRed = await load(`${nodeRed.url}/sig`, nodeRed.child.pid!);
   measured.push(round as Round);
 }
 await stop(raw.child);
@@ -165,7 +141,7 @@ if (nodeRed) await stop(nodeRed.child);
 /** While `spinners` requests at a time call the spinning flow, the other flow's latency under 8 connections. */
 async function whileSpinning(build: string, label: string, spinners = 4) {
   const host = await weirHost(build, `spin-${label}`);
-  await load(host.url + otherPath, 8, 1);
+  await load(host.url + otherPath, host.pid, 8, 1);
   let spinning = true;
   let spun = 0;
   const spinner = async () => {
@@ -186,8 +162,8 @@ const spin = await whileSpinning(cli, 'weir');
 const spinBase = baseCli ? await whileSpinning(baseCli, 'base') : null;
 
 const rps = (n: number) => `${Math.round(n)} req/s`;
-const line = (label: string, r: Result) =>
-  console.log(`  ${label.padEnd(26)} ${rps(r.requests.average).padEnd(14)} p50 ${String(r.latency.p50).padStart(3)} ms  p99 ${String(r.latency.p99).padStart(3)} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
+const line = (label: string, r: Measured) =>
+  console.log(`  ${label.padEnd(26)} ${rps(r.requests.average).padEnd(14)} p50 ${String(r.latency.p50).padStart(3)} ms  p99 ${String(r.latency.p99).padStart(3)} ms  server CPU ${r.cpuUs.toFixed(0).padStart(4)} us/req  non-2xx ${r.non2xx}  errors ${r.errors}`);
 console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 measured.forEach((m, i) => {
   const of = (x?: Result) => (x ? (x.requests.average / m.raw.requests.average).toFixed(2) : '-');
@@ -201,6 +177,8 @@ const med = (pick: (m: Round) => number) => median(measured.map(pick));
 const rawRps = med((m) => m.raw.requests.average);
 const ratio = med((m) => m.weir.requests.average / m.raw.requests.average);
 const failed = measured.reduce((n, m) => n + m.weir.non2xx + m.weir.errors, 0);
+const ceiling = med((m) => cpuCeiling(m.weir.cpuUs, m.weir.clientUs, m.raw.requests.average));
+console.log(`medians: server CPU per request (all threads) (a) ${med((m) => m.raw.cpuUs).toFixed(0)} us, (b) ${med((m) => m.weir.cpuUs).toFixed(0)} us; with all ${availableParallelism()} cores busy (b) could reach ${ceiling.toFixed(2)}x of (a)`);
 report({ name: '(b) webhook -> code (HMAC check) -> respond', weir: rps(med((m) => m.weir.requests.average)), baseline: rps(rawRps), ratio, target: '>= 0.3x (goal 0.5x)', ok: ratio >= 0.3 && failed === 0 });
 if (baseCli) {
   const baseRatio = med((m) => m.base!.requests.average / m.raw.requests.average);
@@ -213,7 +191,7 @@ if (nodeRed) {
   report({ name: '(c) Node-RED 4 http in -> function -> response', weir: rps(med((m) => m.weir.requests.average)), baseline: rps(med((m) => m.nodeRed!.requests.average)), ratio: ahead, target: '> 1x (weir ahead)', ok: ahead > 1 });
   console.log(`      (c) Node-RED is ${redRatio.toFixed(2)}x of (a)`);
 } else {
-  console.log('NOTE  Node-RED column skipped: set NODE_RED_DIR to a directory with node-red@4 installed (npm install --prefix <dir> node-red@4)');
+  console.log(`NOTE  ${NODE_RED_SKIPPED}`);
 }
 const p99 = spin.other.latency.p99;
 report({ name: 'other flow p99 while Code nodes spin', weir: `${p99} ms`, baseline: '-', ratio: p99 / 50, target: '< 50 ms', ok: p99 < 50 && spin.spun > 0 && spin.other.non2xx === 0 });
