@@ -4,11 +4,12 @@
 // least a durable intake can do: (a) plus a group-commit O_DSYNC append before each 200, which
 // shows what durability alone costs on this disk and CPU, and (e) Node-RED 4 running (c)'s flow as
 // `http in -> change -> switch -> change -> http response`, when NODE_RED_DIR names a directory where
-// node-red@4 is installed (never a dependency). Each server runs in its own child process. The machine's speed drifts over minutes (other tenants), so (a) to (d) are measured in
-// interleaved rounds and the medians of each round's ratios are reported. Each round starts a host on a
-// fresh copy of the home for (b) and another for (c): the deliveries (b) accepted but had not run yet would
-// otherwise run during (c) and the next round's (a). Host RSS is read after each load. Then 10,000
-// schedules on one timer: how late each fires against its due time.
+// node-red@4 is installed (never a dependency). Each server runs in its own child process. The machine's
+// speed drifts over minutes (other tenants), so (a) to (e) are measured in interleaved rounds and the
+// medians of each round's ratios are reported, with each weir row's CPU ceiling (what it could reach with
+// every core busy). Each round starts a host on a fresh copy of the home for (b) and another for (c): the
+// deliveries (b) accepted but had not run yet would otherwise run during (c) and the next round's (a). Host
+// RSS is read after each load. Then 10,000 schedules on one timer: how late each fires against its due time.
 import { closeSync, cpSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
