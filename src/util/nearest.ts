@@ -37,3 +37,36 @@ export function nearest(word: string, candidates: Iterable<string>): string | nu
   }
   return best;
 }
+
+/**
+ * The valid names closest to an unknown one, best first (at most `max`): likely typos (as `nearest` judges
+ * them), then names that hold the word as one of their parts (`webhook` -> `webhook_trigger`, `tables` ->
+ * `data tables`), so a user who knows half a name is shown the whole.
+ * @example
+ * closest('webhook', ['webhook_trigger', 'set', 'respond']) // ['webhook_trigger']
+ */
+export function closest(word: string, candidates: Iterable<string>, max = 3): string[] {
+  const lower = word.toLowerCase();
+  const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
+  const scored: Array<[string, number]> = [];
+  for (const candidate of new Set(candidates)) {
+    const c = candidate.toLowerCase();
+    if (c === lower) continue;
+    const d = editDistance(lower, c);
+    if (d <= limit) scored.push([candidate, d]);
+    else if (lower.length >= 3 && c.split(/[^a-z0-9]+/).some((part) => part === lower || (lower.length >= 4 && part.startsWith(lower)))) scored.push([candidate, limit + 1]);
+  }
+  return scored.sort((a, b) => a[1] - b[1]).slice(0, max).map(([c]) => c);
+}
+
+/**
+ * The "did you mean" tail of an error about an unknown name: `; did you mean "a" or "b"?`, or '' when no
+ * valid name is close.
+ * @example
+ * `unknown node type "webhook"${didYouMean('webhook', types)}` // unknown node type "webhook"; did you mean "webhook_trigger"?
+ */
+export function didYouMean(word: string, candidates: Iterable<string>): string {
+  const names = closest(word, candidates).map((n) => `"${n}"`);
+  if (!names.length) return '';
+  return `; did you mean ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`}?`;
+}

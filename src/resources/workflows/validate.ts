@@ -1,6 +1,6 @@
 import type { NodeRegistry, Problem } from '../../nodes/index.js';
 import { isObject } from '../../util/json.js';
-import { nearest } from '../../util/nearest.js';
+import { didYouMean } from '../../util/nearest.js';
 import type { FlowConfig, FlowEdge, FlowNode } from './types.js';
 
 const NODE_ID = /^([a-z][a-z0-9_]*)-(\d+)$/;
@@ -52,8 +52,7 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
     if (!configOk) add(`${at}.config`, `${id}: config must be an object`);
     const def = nodes.get(type);
     if (!def) {
-      const near = nearest(type, nodes.keys());
-      add(`${at}.type`, `${id}: unknown node type "${type}"${near ? `; did you mean "${near}"?` : ''}`);
+      add(`${at}.type`, `${id}: unknown node type "${type}"${didYouMean(type, nodes.keys())}`);
     } else {
       if (def.trigger) triggers++;
       for (const p of (configOk && def.validate?.((node.config ?? {}) as Record<string, unknown>)) || []) {
