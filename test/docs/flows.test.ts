@@ -29,7 +29,8 @@ test('the complete example branches on the plan as described', async () => {
   const home = tmpDir();
   assert.is((await cli(['f', 'create', 'signup'], { home })).code, 0);
   assert.is((await cli(['f', 'save', 'signup', writeJson(home, 'signup.json', flows[0])], { home })).code, 0);
-  const run = async (plan: string) => (await cli(['f', 'run', 'signup', '--input', JSON.stringify({ body: { name: 'Ada', plan } }), '--json'], { home })).json().result;
+  // A webhook flow's --input is the request body.
+  const run = async (plan: string) => (await cli(['f', 'run', 'signup', '--input', JSON.stringify({ name: 'Ada', plan }), '--json'], { home })).json().result;
   assert.equal(await run('pro'), { greeting: 'Welcome back, Ada!', plan: 'pro' });
   assert.equal(await run('free'), { greeting: 'Hello, Ada: upgrade to pro first' });
 });

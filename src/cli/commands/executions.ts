@@ -1,19 +1,38 @@
 import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
 import { record, table } from '../output.js';
+import { workflowToRun } from '../../flow/run.js';
 import { parseJson, readUserFile } from '../read-input.js';
+import { webhookRequestInput } from '../webhook-request.js';
 import type { CommandContext, CommandResult, CommandSpec } from '../types.js';
 
 const id = [{ name: 'workflow-id', required: true }];
 const json = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? null, null, 2));
 const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** The input of `workflows run`: `--input JSON`, `--input-file F`, or `{}`. */
-async function readInput(ctx: CommandContext): Promise<unknown> {
+/** The text given with `--input` or `--input-file`, and where it came from; null when neither was given. */
+async function readInputText(ctx: CommandContext): Promise<{ text: string; from: string } | null> {
   const { input, 'input-file': file } = ctx.flags;
   if (input !== undefined && file !== undefined) throw new WeirError('USAGE', 'give --input or --input-file, not both');
-  if (file !== undefined) return parseJson((await readUserFile(ctx.io.cwd, file)).toString('utf8'), file);
-  return input === undefined ? {} : parseJson(input, '--input');
+  if (file !== undefined) return { text: (await readUserFile(ctx.io.cwd, file)).toString('utf8'), from: file };
+  return input === undefined ? null : { text: input, from: '--input' };
+}
+
+/**
+ * The input of `workflows run`: for a webhook flow, what a request with that body (and `--method`,
+ * `--header`, `--query`) would give it; for any other trigger the JSON itself, or `{}`.
+ */
+async function runInput(ctx: CommandContext, trigger: string | undefined): Promise<unknown> {
+  const given = await readInputText(ctx);
+  const { method, header, query } = ctx.flags;
+  if (trigger === 'webhook_trigger') return webhookRequestInput({ body: given ?? undefined, method, headers: header, query });
+  const requestFlags = (['method', 'header', 'query'] as const).filter((f) => ctx.flags[f] !== undefined);
+  if (requestFlags.length) {
+    throw new WeirError('USAGE', `--${requestFlags[0]} applies to webhook flows only; this flow's trigger is ${trigger ?? 'none'}`, {
+      hints: ['give the input as JSON with --input'],
+    });
+  }
+  return given ? parseJson(given.text, given.from) : {};
 }
 
 /** The executions of a local or published workflow, or of a deleted one by its id; else NOT_FOUND. */
@@ -99,14 +118,18 @@ export const executionCommands: CommandSpec[] = [
     summary: 'run a workflow (local draft, or --published) with an input and print its result',
     args: id,
     flags: {
-      input: { type: 'string', summary: 'the input as JSON (default {})', placeholder: 'json' },
-      'input-file': { type: 'string', summary: 'read the input from a JSON file', placeholder: 'file' },
+      input: { type: 'string', summary: 'the input as JSON (default {}); for a webhook flow, the request body', placeholder: 'json' },
+      'input-file': { type: 'string', summary: 'read the input (a webhook flow: the request body) from a file', placeholder: 'file' },
       published: { type: 'boolean', summary: 'run the published copy instead of the local draft' },
+      method: { type: 'string', summary: 'webhook flows: the request method (default POST)', placeholder: 'method' },
+      header: { type: 'strings', summary: 'webhook flows: a request header, repeatable', placeholder: 'name=value' },
+      query: { type: 'strings', summary: 'webhook flows: a query parameter, repeatable', placeholder: 'name=value' },
     },
     async run(ctx) {
-      const input = await readInput(ctx);
       const weir = await ctx.weir();
-      const r = await weir.run(ctx.args['workflow-id']!, input, { published: !!ctx.flags.published, trigger: 'manual' });
+      const workflow = await workflowToRun(weir.workflows, ctx.args['workflow-id']!, !!ctx.flags.published);
+      const trigger = workflow.config.nodes.find((n) => weir.nodes.get(n.type)?.trigger)?.type;
+      const r = await weir.executor.run({ workflow, input: await runInput(ctx, trigger), trigger: 'manual' });
       if (r.status === 'success') return { data: { executionId: r.id, status: r.status, result: r.result }, text: json(r.result) };
       if (r.status === 'waiting') {
         return { data: { executionId: r.id, status: r.status }, text: `execution ${r.id} is waiting: a running \`weir serve\` on this home continues it (see \`weir workflows execution ${r.id}\`)` };
