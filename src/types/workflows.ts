@@ -42,12 +42,13 @@ export interface Workflows {
     copied: number;
     workflows: WorkflowSummary[];
   }>;
-  /** Changes between the published config (or nothing) and the draft. */
+  /** Changes between the published config (or nothing) and the draft, and the unified diff of their JSON (`patch`, '' when none). */
   diff(ref: string): Promise<{
     id: string;
     name: string;
     status: string;
     changes: Change[];
+    patch: string;
   }>;
   /** Deletes the draft; `unpublish` also removes the published copy (its webhook then answers 404). */
   delete(ref: string, options?: {

@@ -90,12 +90,15 @@ export const workflows: GroupSpec = {
     },
     {
       name: 'diff',
-      summary: 'differences between the local and the published configuration',
+      summary: 'differences between the published and the local configuration: a summary, then a unified diff of the JSON',
       args: id,
       async run(ctx) {
         const { formatChanges } = await import('../../resources/workflows/diff.js');
+        const { colorDiff } = await import('../../util/line-diff.js');
         const d = await (await ctx.weir()).workflows.diff(ctx.args['workflow-id']!);
-        return { data: d, text: `${d.name} (${d.id}), ${d.status}, published -> local:\n${formatChanges(d.changes)}` };
+        // Colour only for a person at a terminal who has not asked for none (https://no-color.org).
+        const patch = ctx.io.stdout.isTTY && !ctx.io.env.NO_COLOR ? colorDiff(d.patch) : d.patch;
+        return { data: d, text: `${d.name} (${d.id}), ${d.status}, published -> local:\n${formatChanges(d.changes)}${patch && `\n\n${patch.trimEnd()}`}` };
       },
     },
     {

@@ -1,4 +1,6 @@
 import { stableStringify } from '../../util/json.js';
+import { unifiedDiff } from '../../util/line-diff.js';
+import { contentOf } from './sync.js';
 import type { FlowConfig, FlowEdge } from './types.js';
 
 /** One difference between two configs. */
@@ -8,8 +10,10 @@ export interface Change {
   key: string;
   /** For changed nodes: the config keys (or fields) that differ. */
   fields?: string[];
-  before?: unknown;
-  after?: unknown;
+  /** The value in the published config (the node, edge or variable); null for an added one. */
+  before: unknown;
+  /** The value in the local draft; null for a removed one. */
+  after: unknown;
 }
 
 const edgeKey = (e: FlowEdge) => `${e.source} -> ${e.target}${e.sourceHandle ? ` [${e.sourceHandle}]` : ''}`;
@@ -18,10 +22,10 @@ const same = (a: unknown, b: unknown) => stableStringify(a) === stableStringify(
 function diffMaps(kind: Change['kind'], before: Record<string, unknown>, after: Record<string, unknown>): Change[] {
   const changes: Change[] = [];
   for (const [key, value] of Object.entries(after)) {
-    if (!(key in before)) changes.push({ kind, op: 'added', key, after: value });
+    if (!(key in before)) changes.push({ kind, op: 'added', key, before: null, after: value });
     else if (!same(before[key], value)) changes.push({ kind, op: 'changed', key, before: before[key], after: value });
   }
-  for (const key of Object.keys(before)) if (!(key in after)) changes.push({ kind, op: 'removed', key, before: before[key] });
+  for (const key of Object.keys(before)) if (!(key in after)) changes.push({ kind, op: 'removed', key, before: before[key], after: null });
   return changes;
 }
 
@@ -33,7 +37,7 @@ export function diffConfigs(before: FlowConfig | null, after: FlowConfig): Chang
   for (const node of after.nodes) {
     const old = nodesBefore.get(node.id);
     if (!old) {
-      changes.push({ kind: 'node', op: 'added', key: node.id, after: node });
+      changes.push({ kind: 'node', op: 'added', key: node.id, before: null, after: node });
       continue;
     }
     const fields = [
@@ -43,16 +47,27 @@ export function diffConfigs(before: FlowConfig | null, after: FlowConfig): Chang
     if (fields.length) changes.push({ kind: 'node', op: 'changed', key: node.id, fields, before: old, after: node });
   }
   const idsAfter = new Set(after.nodes.map((n) => n.id));
-  for (const node of b.nodes) if (!idsAfter.has(node.id)) changes.push({ kind: 'node', op: 'removed', key: node.id, before: node });
+  for (const node of b.nodes) if (!idsAfter.has(node.id)) changes.push({ kind: 'node', op: 'removed', key: node.id, before: node, after: null });
 
-  const edgesBefore = new Set((b.edges ?? []).map(edgeKey));
-  const edgesAfter = new Set((after.edges ?? []).map(edgeKey));
-  for (const e of edgesAfter) if (!edgesBefore.has(e)) changes.push({ kind: 'edge', op: 'added', key: e });
-  for (const e of edgesBefore) if (!edgesAfter.has(e)) changes.push({ kind: 'edge', op: 'removed', key: e });
+  const edgesBefore = new Map((b.edges ?? []).map((e) => [edgeKey(e), e]));
+  const edgesAfter = new Map((after.edges ?? []).map((e) => [edgeKey(e), e]));
+  for (const [key, e] of edgesAfter) if (!edgesBefore.has(key)) changes.push({ kind: 'edge', op: 'added', key, before: null, after: e });
+  for (const [key, e] of edgesBefore) if (!edgesAfter.has(key)) changes.push({ kind: 'edge', op: 'removed', key, before: e, after: null });
 
   changes.push(...diffMaps('variable', b.variables ?? {}, after.variables ?? {}));
   changes.push(...diffMaps('metadata', b.metadata ?? {}, after.metadata ?? {}));
   return changes;
+}
+
+/**
+ * The config JSON of the published version (or nothing) against the draft's as a unified diff, positions
+ * left out as they are for the sync status; '' when they are the same.
+ * @example
+ * configPatch(published.config, draft.config, 'published (version 3)') // '--- published (version 3)\n+++ local\n@@ ...'
+ */
+export function configPatch(before: FlowConfig | null, after: FlowConfig, from: string): string {
+  const text = (config: FlowConfig) => `${JSON.stringify(contentOf(config), null, 2)}\n`;
+  return unifiedDiff(before ? text(before) : '', text(after), { from, to: 'local' });
 }
 
 const SIGN = { added: '+', removed: '-', changed: '~' } as const;

@@ -4,8 +4,8 @@ import type { NodeRegistry } from '../../nodes/index.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
 import { hashJson } from '../../util/json.js';
-import { diffConfigs, type Change } from './diff.js';
-import { syncAction, syncStatus } from './sync.js';
+import { configPatch, diffConfigs, type Change } from './diff.js';
+import { contentHash, syncAction, syncStatus } from './sync.js';
 import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowConfig, WorkflowDetails, WorkflowSummary } from './types.js';
 import { validateConfig, type ConfigCheck } from './validate.js';
 import type { Workflows } from '../../types/workflows.js';
@@ -190,7 +190,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       await tokens.setItem(sha256(wf.webhookToken), { id: wf.id });
       await cloudNames.setItem(nameKey(pub.name), { id: pub.id });
       await cloud.setItem(wf.id, pub);
-      await local.setItem(wf.id, { ...wf, base: { version: pub.version, hash } });
+      await local.setItem(wf.id, { ...wf, base: { version: pub.version, hash: contentHash(wf.config) } });
       bus.emit('workflow:published', { id: wf.id, version: pub.version });
       return { id: wf.id, name: wf.name, version: pub.version, status: 'synced' as const };
     },
@@ -210,7 +210,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
           ...(pub.description ? { description: pub.description } : {}),
           config: pub.config,
           webhookToken: pub.webhookToken,
-          base: { version: pub.version, hash: pub.hash },
+          base: { version: pub.version, hash: contentHash(pub.config) },
           createdAt: mine?.createdAt ?? pub.publishedAt,
           updatedAt: time,
         } satisfies LocalWorkflow);
@@ -221,11 +221,13 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       return { copied: copied.length, workflows: list };
     },
 
-    /** Changes between the published config (or nothing) and the draft. */
-    async diff(ref: string): Promise<{ id: string; name: string; status: string; changes: Change[] }> {
+    /** Changes between the published config (or nothing) and the draft, and the unified diff of their JSON (`patch`). */
+    async diff(ref: string): Promise<{ id: string; name: string; status: string; changes: Change[]; patch: string }> {
       const wf = await requireLocal(ref);
       const pub = await cloud.getItem<PublishedWorkflow>(wf.id);
-      return { id: wf.id, name: wf.name, status: syncStatus(wf, pub), changes: diffConfigs(pub?.config ?? null, wf.config) };
+      const changes = diffConfigs(pub?.config ?? null, wf.config);
+      const patch = changes.length ? configPatch(pub?.config ?? null, wf.config, pub ? `published (version ${pub.version})` : 'published (none)') : '';
+      return { id: wf.id, name: wf.name, status: syncStatus(wf, pub), changes, patch };
     },
 
     /** Deletes the draft; `unpublish` also removes the published copy (its webhook then answers 404). */

@@ -1,5 +1,25 @@
 import { hashJson } from '../../util/json.js';
-import type { LocalWorkflow, PublishedWorkflow, SyncStatus } from './types.js';
+import type { FlowConfig, LocalWorkflow, PublishedWorkflow, SyncStatus } from './types.js';
+
+/**
+ * A config without its nodes' `position`s. Where a node sits on the Studio's canvas changes nothing the
+ * runtime does, so moving nodes around must not turn a synced draft dirty (nor into a conflict that refuses
+ * `publish`): the sync status and `diff` compare configs as this.
+ * @example
+ * contentOf({ nodes: [{ id: 'set-1', type: 'set', position: { x: 1, y: 2 } }], edges: [] }) // { nodes: [{ id: 'set-1', type: 'set' }], edges: [] }
+ */
+export function contentOf(config: FlowConfig): FlowConfig {
+  if (!config.nodes.some((n) => 'position' in n)) return config;
+  return { ...config, nodes: config.nodes.map(({ position: _, ...node }) => node) };
+}
+
+/**
+ * The hash a draft's `base` keeps and the sync status compares: of the config without positions (see
+ * {@link contentOf}). A config without positions hashes as it always did, so bases stored before stay valid.
+ * @example
+ * const base = { version: pub.version, hash: contentHash(pub.config) }
+ */
+export const contentHash = (config: FlowConfig): string => hashJson(contentOf(config));
 
 /**
  * The sync status of a workflow, from the draft and the cloud as it is now:
@@ -9,7 +29,7 @@ import type { LocalWorkflow, PublishedWorkflow, SyncStatus } from './types.js';
  */
 export function syncStatus(local: LocalWorkflow, published: PublishedWorkflow | null): SyncStatus {
   if (!published || !local.base) return 'draft';
-  const changed = hashJson(local.config) !== local.base.hash;
+  const changed = contentHash(local.config) !== local.base.hash;
   if (!changed) return 'synced';
   return published.version > local.base.version ? 'conflict' : 'dirty';
 }
@@ -17,6 +37,6 @@ export function syncStatus(local: LocalWorkflow, published: PublishedWorkflow | 
 /** What `sync` does with one published workflow given the local copy (or none). */
 export function syncAction(local: LocalWorkflow | null, published: PublishedWorkflow): 'copy' | 'keep' {
   if (!local || !local.base) return local ? 'keep' : 'copy';
-  const changed = hashJson(local.config) !== local.base.hash;
+  const changed = contentHash(local.config) !== local.base.hash;
   return changed ? 'keep' : 'copy';
 }

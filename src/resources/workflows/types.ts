@@ -16,6 +16,8 @@ export interface FlowNode {
   type: string;
   label?: string;
   config?: NodeConfig;
+  /** Where the Studio draws the node; the runtime, `diff` and the sync status ignore it. */
+  position?: { x: number; y: number };
 }
 
 /** A directed connection; `sourceHandle` only on branching nodes (`"true"`/`"false"`). */
@@ -59,7 +61,7 @@ export interface LocalWorkflow {
   description?: string;
   config: FlowConfig;
   webhookToken: string;
-  /** The published version this draft was last synced with, and the hash of that config. */
+  /** The published version this draft was last synced with, and the hash of that config without node positions (`contentHash`). */
   base: { version: number; hash: string } | null;
   createdAt: string;
   updatedAt: string;
