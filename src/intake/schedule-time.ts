@@ -9,17 +9,34 @@ export interface Timing {
 
 const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+/** The five fields: the top value cron(8) reads (weekday 7 is Sunday), how many values croner counts, names. */
+const FIELDS = [
+  { max: 59, size: 60 },
+  { max: 23, size: 24 },
+  { max: 31, size: 31 },
+  { max: 12, size: 12, names: MONTHS, first: 1 },
+  { max: 7, size: 7, names: WEEKDAYS, first: 0 },
+];
+
 /**
- * A minute or hour field with steps over a range (`1-5/2`, `10/15`) spelt out as a list (`1,3,5`): the same
- * times, and the field then reads as fixed times (below), as cron(8) reads it.
+ * One field as croner reads it the way cron(8) does. Steps from a start (`1-5/2`, `10/15`, `mon/2`) are spelt
+ * out as a list (`1,3,5`): in the minute and hour fields the times then read as fixed times (below), and a
+ * weekday step reaches 7, Sunday, which croner's own reading stops short of (`1/1` is every day). A step past
+ * the field's span reads its first value only; croner refuses one, so it is cut to the span.
  */
-function spellSteps(field: string, max: number): string {
-  return field
+function spellField(text: string, index: number): string {
+  const { max, size, names, first = 0 } = FIELDS[index];
+  const value = (token: string) => (names?.includes(token.toLowerCase()) ? names.indexOf(token.toLowerCase()) + first : Number(token));
+  return text
     .split(',')
     .map((item) => {
-      const m = /^(\d+)(?:-(\d+))?\/(\d+)$/.exec(item);
+      const wild = /^\*\/(\d+)$/.exec(item);
+      if (wild) return Number(wild[1]) > size ? `*/${size}` : item;
+      const m = /^(\w+)(?:-(\w+))?\/(\d+)$/.exec(item);
       if (!m) return item;
-      const [from, to, step] = [Number(m[1]), m[2] === undefined ? max : Number(m[2]), Number(m[3])];
+      const [from, to, step] = [value(m[1]), m[2] === undefined ? max : value(m[2]), Number(m[3])];
       const values: number[] = [];
       for (let v = from; v <= to; v += step) values.push(v);
       return values.join(',');
@@ -27,11 +44,15 @@ function spellSteps(field: string, max: number): string {
     .join(',');
 }
 
-/** The five-field cron pattern of a cron, daily or weekly schedule. */
+/** The five-field cron pattern of a cron, daily or weekly schedule, as croner is to read it. */
 export function cronPattern(config: Partial<ScheduleConfig>): string | null {
   if (config.scheduleType === 'cron') {
-    const [minute, hour, ...rest] = config.cronExpression!.trim().split(/\s+/);
-    return [spellSteps(minute, 59), spellSteps(hour, 23), ...rest].join(' ');
+    const fields = config.cronExpression!.trim().split(/\s+/);
+    const [minute, hour, day, month, weekday] = fields.map(spellField);
+    // cron(8): when both day fields are restricted either may match, but a field starting with `*` (`*/2`)
+    // leaves the day to the other one. croner treats only a bare `*` so; `+` asks it for both to match.
+    const both = fields[2] !== '*' && fields[4] !== '*' && (fields[2].startsWith('*') || fields[4].startsWith('*'));
+    return [minute, hour, day, month, both ? `+${weekday}` : weekday].join(' ');
   }
   if (config.scheduleType !== 'daily' && config.scheduleType !== 'weekly') return null;
   const [h, m] = (config.dailyTime ?? '00:00').split(':').map(Number);

@@ -34,6 +34,23 @@ test('weekly, cron and interval timings', async () => {
   );
 });
 
+// The shrunk cases of test/props/schedule.test.ts (issue #34), each read as crontab(5) reads it.
+test('cron fields as cron(8) reads them: a step past the span, a weekday step to Sunday, a day field starting with *', async () => {
+  const next = async (cronExpression: string, after: string) => iso((await compileTiming({ scheduleType: 'cron', cronExpression })).next(Date.parse(after)));
+  // A step past the field's span is the field's first value (croner refused it after save had accepted it).
+  assert.is(await next('0 0-0 * * */8,0', '2026-01-01T00:00:00Z'), '2026-01-04T00:00:00.000Z'); // Sunday
+  assert.is(await next('*/61 * * * *', '2026-01-01T00:00:00Z'), '2026-01-01T01:00:00.000Z');
+  assert.is(await next('0 0 */32 * *', '2026-01-01T00:00:00Z'), '2026-02-01T00:00:00.000Z');
+  // `1/1` runs from Monday to 7, Sunday: every day (it stopped at Saturday).
+  assert.is(await next('0 0 * * 1/1', '2026-01-03T00:00:00Z'), '2026-01-04T00:00:00.000Z'); // Saturday -> Sunday
+  assert.is(await next('0 0 * * fri/2', '2026-01-02T00:00:00Z'), '2026-01-04T00:00:00.000Z'); // Friday -> Sunday
+  // A day field starting with `*` leaves the day to the other: January's even weekdays, not every January day.
+  assert.is(await next('0 0 */1 1 */2', '2026-01-01T00:00:00Z'), '2026-01-03T00:00:00.000Z'); // Thursday -> Saturday
+  assert.is(await next('0 12 */2 * 1', '2026-01-01T00:00:00Z'), '2026-01-05T12:00:00.000Z'); // the 5th, an odd Monday
+  // Both restricted: either may match, as before.
+  assert.is(await next('0 0 15 * 1', '2026-01-01T00:00:00Z'), '2026-01-05T00:00:00.000Z');
+});
+
 /** A memory weir with published schedule flows and a scheduler on a fake clock that records firings; runs end when `finishRuns` is called (or at once without `hold`). */
 async function setup(flows: Array<Record<string, unknown>>, start = '2024-05-01T00:00:00Z', hold = true) {
   const weir = await createWeir();
