@@ -20,6 +20,8 @@ export interface Workflows {
   create(name: string, description?: string, options?: {
     publish?: boolean;
     config?: FlowConfig;
+    /** Start from this template's config (`templates` in src/resources/workflows/templates); unknown: NOT_FOUND. */
+    template?: string;
   }): Promise<{
     id: string;
     name: string;

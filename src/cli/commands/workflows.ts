@@ -7,6 +7,9 @@ import { executionCommands } from './executions.js';
 
 const id = [{ name: 'workflow-id', required: true }];
 
+/** A name as one shell word, quoted when it holds anything beyond letters, digits and `._-`. */
+const shellWord = (name: string) => (/^[\w.-]+$/.test(name) ? name : `'${name.replaceAll("'", `'\\''`)}'`);
+
 /** `weir workflows` (aliases `flow`, `f`): drafts, publishing and the sync status. */
 export const workflows: GroupSpec = {
   name: 'workflows',
@@ -50,12 +53,30 @@ export const workflows: GroupSpec = {
     },
     {
       name: 'create',
-      summary: 'create a workflow (starts with a manual trigger)',
+      summary: 'create a workflow (starts with a manual trigger, or from --template)',
       args: [{ name: 'name', required: true }, { name: 'description' }],
-      flags: { publish: { type: 'boolean', summary: 'publish it right after creation' } },
+      flags: {
+        publish: { type: 'boolean', summary: 'publish it right after creation' },
+        template: { type: 'string', summary: 'start from a template (`weir workflows templates` lists them)', placeholder: 'template' },
+      },
       async run(ctx) {
-        const wf = await (await ctx.weir()).workflows.create(ctx.args.name!, ctx.args.description, { publish: ctx.flags.publish });
-        return { data: { id: wf.id, name: wf.name, status: wf.status }, text: `created workflow ${wf.id} (${wf.name}, ${wf.status})` };
+        const { template } = ctx.flags;
+        const wf = await (await ctx.weir()).workflows.create(ctx.args.name!, ctx.args.description, { publish: ctx.flags.publish, template });
+        const text = `created workflow ${wf.id} (${wf.name}, ${wf.status})`;
+        if (template === undefined) return { data: { id: wf.id, name: wf.name, status: wf.status }, text };
+        const { templateNamed } = await import('../../resources/workflows/templates/index.js');
+        // Created with --publish, the publish step is done already.
+        const steps = templateNamed(template).next.filter((line) => !(ctx.flags.publish && line.startsWith('weir workflows publish')));
+        const next = steps.map((line) => `  ${line.replaceAll('<flow>', shellWord(wf.name))}`);
+        return { data: { id: wf.id, name: wf.name, status: wf.status, template }, text: `${text} from template ${template}\nnext:\n${next.join('\n')}` };
+      },
+    },
+    {
+      name: 'templates',
+      summary: 'the templates `workflows create --template` starts from',
+      async run() {
+        const { templates, templateTrigger } = await import('../../resources/workflows/templates/index.js');
+        return { data: templates.map((t) => ({ name: t.name, trigger: templateTrigger(t), summary: t.summary })), columns: ['name', 'trigger', 'summary'] };
       },
     },
     {

@@ -6,6 +6,7 @@ import { newId, newToken, sha256 } from '../../util/ids.js';
 import { hashJson } from '../../util/json.js';
 import { configPatch, diffConfigs, type Change } from './diff.js';
 import { contentHash, syncAction, syncStatus } from './sync.js';
+import { templateNamed } from './templates/index.js';
 import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowConfig, WorkflowDetails, WorkflowSummary } from './types.js';
 import { validateConfig, type ConfigCheck } from './validate.js';
 import type { Workflows } from '../../types/workflows.js';
@@ -130,14 +131,15 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       return summarize(wf, await cloud.getItem<PublishedWorkflow>(wf.id));
     },
 
-    /** Creates a draft (names are unique); `publish: true` publishes it at once. */
-    async create(name: string, description?: string, options: { publish?: boolean; config?: FlowConfig } = {}) {
+    /** Creates a draft (names are unique) from `config`, a `template`'s config or the starter; `publish: true` publishes it at once. */
+    async create(name: string, description?: string, options: { publish?: boolean; config?: FlowConfig; template?: string } = {}) {
       if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a workflow name must not be empty');
+      const template = options.template === undefined ? undefined : templateNamed(options.template);
       const taken = await Promise.all([findLocal(name), findPublished(name)]);
       if (taken.some((w) => w?.name === name)) {
         throw new WeirError('EXISTS', `a workflow named "${name}" already exists`, { hints: ['workflow names are unique'] });
       }
-      const config = options.config ? check(options.config) : starterConfig();
+      const config = options.config ? check(options.config) : template ? check(template.config()) : starterConfig();
       const time = now();
       const wf: LocalWorkflow = {
         id: newId('wf'),

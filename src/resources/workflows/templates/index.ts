@@ -1,0 +1,38 @@
+import { WeirError } from '../../../errors.js';
+import { didYouMean } from '../../../util/nearest.js';
+import type { FlowConfig } from '../types.js';
+import { formToTable } from './form-to-table.js';
+import { scheduleToHttp } from './schedule-to-http.js';
+import { signedGithubWebhook } from './signed-github-webhook.js';
+import { webhookToRespond } from './webhook-to-respond.js';
+
+/** A starting flow for `weir workflows create <name> --template <name>`: a valid config and what to do next. */
+export interface FlowTemplate {
+  name: string;
+  /** One line: what the flow does. */
+  summary: string;
+  /** A fresh copy of the config, valid as it is. */
+  config(): FlowConfig;
+  /** The commands to run next, with `<flow>` standing for the new workflow's name. */
+  next: string[];
+}
+
+/** Every template, in the order `weir workflows templates` lists them. */
+export const templates: readonly FlowTemplate[] = [webhookToRespond, scheduleToHttp, signedGithubWebhook, formToTable];
+
+/** The type of a template's trigger node (its first node). */
+export const templateTrigger = (t: FlowTemplate): string => t.config().nodes[0].type;
+
+/**
+ * The template of that name; NOT_FOUND naming the closest ones and listing them all otherwise.
+ * @example
+ * const config = templateNamed('webhook-to-respond').config()
+ */
+export function templateNamed(name: string): FlowTemplate {
+  const found = templates.find((t) => t.name === name);
+  if (found) return found;
+  const names = templates.map((t) => t.name);
+  throw new WeirError('NOT_FOUND', `unknown template "${name}"${didYouMean(name, names)}`, {
+    hints: [`templates: ${names.join(', ')} (\`weir workflows templates\` says what each does)`],
+  });
+}
