@@ -116,7 +116,7 @@ await weir.close();
 async function weirHost(build: string, label: string) {
   const dir = join(home, `${label}-${Date.now()}`);
   cpSync(join(home, 'template'), dir, { recursive: true });
-  const host = await start([build, 'serve', '--home', dir, '--port', '0', '--json']);
+  const host = await start([build, 'serve', '--home', dir, '--port', '0', '--json', '--quiet']);
   return { url: host.url, pid: host.child.pid!, close: async () => (await stop(host.child), rmSync(dir, { recursive: true, force: true })) };
 }
 

@@ -169,14 +169,14 @@ for (let i = 0; i < rounds; i++) {
   if (roundHome) rmSync(roundHome, { recursive: true, force: true });
   roundHome = join(home, `round-${i}`);
   cpSync(join(home, 'template'), roundHome, { recursive: true });
-  const durable = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json']);
+  const durable = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json', '--quiet']);
   const b = await load(`${durable.url}/trigger/${fast.webhookToken}`, durable.child.pid!);
   const rssB = rssMb(durable.child.pid!);
   await stop(durable.child);
   // (c) on a host of its own: on (b)'s host it would share the CPU with the executions (b) deferred.
   const respondHome = join(home, `respond-${i}`);
   cpSync(join(home, 'template'), respondHome, { recursive: true });
-  const responding = await start([cli, 'serve', '--home', respondHome, '--port', '0', '--json']);
+  const responding = await start([cli, 'serve', '--home', respondHome, '--port', '0', '--json', '--quiet']);
   const c = await load(`${responding.url}/trigger/${sync.webhookToken}`, responding.child.pid!);
   const rss = Math.max(rssB, rssMb(responding.child.pid!));
   await stop(responding.child);
@@ -192,7 +192,7 @@ if (nodeRed) await stop(nodeRed.child);
 // those running): a restart replays them in the background and must listen and answer at once all the same.
 const pendingMb = readdirSync(join(roundHome, 'journal')).reduce((n, f) => n + statSync(join(roundHome, 'journal', f)).size, 0) / 1024 / 1024;
 let restartAt = performance.now();
-const again = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json']);
+const again = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json', '--quiet']);
 const listenMs = performance.now() - restartAt;
 restartAt = performance.now();
 const first = await fetch(`${again.url}/trigger/${sync.webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

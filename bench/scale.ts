@@ -29,7 +29,7 @@ const redisConfig = (queue: boolean) => ({
 
 /** Starts `weir serve` and resolves with its URL (null for a worker without a port) once it is ready. */
 function serve(dir: string, args: string[]): Promise<{ child: ChildProcess; url: string | null }> {
-  const child = spawn(process.execPath, [cli, '--home', dir, 'serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, '--home', dir, 'serve', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {

@@ -77,7 +77,7 @@ await weir.close();
 const raw = await start(['-e', RAW_SERVER]);
 const a = await load(raw.url, '+15559999999');
 await stop(raw.child);
-const host = await start([cli, 'serve', '--home', home, '--port', '0', '--json']);
+const host = await start([cli, 'serve', '--home', home, '--port', '0', '--json', '--quiet']);
 const b = await load(host.url, '+15559999999');
 const c = await load(host.url, LISTENED);
 await stop(host.child);

@@ -26,6 +26,11 @@ export interface WeirEvents {
   'webhook:capture': { id: string; state: 'listening' | 'captured' | 'idle' };
   /** A durable webhook delivery could not run (its flow was unpublished meanwhile, or it failed to start). */
   'webhook:error': { executionId: string; workflowId: string; error: unknown };
+  /**
+   * A known flow's webhook token answered 404 because no webhook trigger is published (told once per flow a
+   * host; `draftTrigger` undefined: no local draft). The caller's answer is the 404 of an unknown token.
+   */
+  'webhook:not-live': { workflowId: string; workflowName: string; publishedTrigger: string | null; draftTrigger?: string | null };
   /** An unfinished execution of a dead process could not be resumed (no ids: the scan for them failed). */
   'execution:resume-error': { executionId?: string; workflowId?: string; error: unknown };
   /** Schedules: a run started (`late`: ms after its due time), a run skipped (overlap), a flow that cannot be scheduled or run. */

@@ -48,6 +48,12 @@ export interface HostOptions {
   routes?: RouteGroup[];
   /** Request body limit in bytes (default 1 MiB); a compressed body is held to it once decoded as well. */
   maxBody?: number;
+  /**
+   * Told whenever the published flows may have changed: a publish, unpublish or sync on this bus (or, with a
+   * cluster, another host's), or another process's write seen by the storage probe. Called again and again
+   * while a change settles; compare versions to tell what changed.
+   */
+  onFlowsChanged?(): void;
 }
 
 /** A transport-free host: the router plus the lifecycle of everything that runs behind it. */
@@ -110,17 +116,23 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
       });
   };
 
+  /** The schedules and whoever asked to be told follow every change the watch sees. */
+  const changed = (): void => {
+    options.onFlowsChanged?.();
+    sync();
+  };
+
   function watch(): void {
     const events = ['workflow:published', 'workflow:deleted', 'workflow:synced'] as const;
-    for (const e of events) weir.bus.on(e, sync);
-    stops.push(() => events.forEach((e) => weir.bus.off(e, sync)));
+    for (const e of events) weir.bus.on(e, changed);
+    stops.push(() => events.forEach((e) => weir.bus.off(e, changed)));
     const fresh = createFreshness(cloudProbe(weir.storage, ['workflows']));
     let seen: number | null = null;
     let polls = 0;
     const timer = setInterval(() => {
       const gen = fresh.check();
       // Without a probe (non-fs storage) re-read every tenth tick; cluster hosts also get bus events.
-      if (gen === null ? ++polls % 10 === 0 : gen !== seen) sync();
+      if (gen === null ? ++polls % 10 === 0 : gen !== seen) changed();
       seen = gen;
     }, options.watchMs ?? 1000);
     timer.unref();
@@ -139,10 +151,8 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
       const replayed = await weir.intake.start();
       // The wake index loads in the background: listening does not wait for a hundred thousand waits.
       void weir.waits.start().catch(onError);
-      if (scheduler) {
-        await scheduler.sync();
-        watch();
-      }
+      await scheduler?.sync();
+      if (scheduler || options.onFlowsChanged) watch();
       return { replayed };
     },
     async close() {

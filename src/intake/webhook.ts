@@ -12,6 +12,7 @@ import { DEDUPE_WINDOW_MS, dedupeKey, copyOutcome } from './dedupe.js';
 import { createDeliveries, type Delivery } from './durable.js';
 import type { Dispatcher } from './dispatch.js';
 import type { FlowIndex } from './flow-index.js';
+import { notLiveNotice, type NotLiveNoticeOptions } from './not-live.js';
 import { createDeliveryQueue } from './delivery-queue.js';
 import { crashedError, maxCrashesOf } from './poison.js';
 import type { ExecutionLimiter } from './execution-limiter.js';
@@ -42,6 +43,9 @@ export interface WebhooksOptions {
   index: FlowIndex;
   /** Signs the status URL of each `respondImmediately` answer. */
   tokens: Pick<StatusTokens, 'ready' | 'tokenOf'>;
+  /** Read on a known token's 404 only, to tell which flow is not published (and what its draft holds). */
+  workflows: NotLiveNoticeOptions['workflows'];
+  nodes: NotLiveNoticeOptions['nodes'];
 }
 
 /** What {@link createWebhooks} returns. */
@@ -77,7 +81,7 @@ const webhookNode = (pub: PublishedWorkflow | null): FlowNode | undefined => pub
  * trigger: durable 200 `{executionId, statusUrl}` (journaled before the answer, replayed after a crash) or the
  * Respond node's answer; idempotency keys answered from the dedupe index.
  * @example
- * const webhooks = createWebhooks({ home, config, bus, executions, capture, limiter, dispatcher, index, tokens })
+ * const webhooks = createWebhooks({ home, config, bus, executions, capture, limiter, dispatcher, index, tokens, workflows, nodes })
  * await webhooks.start() // replays deliveries a killed host left behind
  * const outcome = await webhooks.deliver(req, token, requestBody)
  */
@@ -89,6 +93,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
   });
   const backlog = createPacedBacklog<Delivery>({ start: run, limiter, queue: createDeliveryQueue() });
   const maxCrashes = maxCrashesOf(options.config);
+  const tellNotLive = notLiveNotice(options);
   let started: Promise<number> | null = null;
   let ready = false;
   // What a status lookup needs before a record exists.
@@ -171,7 +176,10 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
         if (await options.capture.capture(hit.id, request)) return { status: 200, body: { captured: true } };
       }
       const trigger = webhookNode(hit.published);
-      if (!trigger) throw notFound();
+      if (!trigger) {
+        tellNotLive(hit);
+        throw notFound();
+      }
       const config = (trigger.config ?? {}) as WebhookTriggerConfig;
       const decoded = decode(req);
       const body = decoded instanceof Promise ? await decoded : decoded;

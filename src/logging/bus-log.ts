@@ -1,4 +1,5 @@
 import type { WeirBus, WeirEvents } from '../events.js';
+import { notLive } from '../intake/not-live.js';
 import type { WeirLogger } from './logger.js';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -6,15 +7,17 @@ const msBetween = (from: string, to: string | null) => (to ? Date.parse(to) - Da
 
 /**
  * Logs what happens on a weir instance's bus: one line per execution end (errors at `error` with the flow,
- * the node and the message; cancellations at `warn`; successes at `debug`, as a busy host ends thousands a
- * second), trigger failures at `error`, skipped schedule slots at `warn`, node log lines at `debug`, starts
- * at `trace`. Levels the logger leaves out are not listened to at all. Returns a function that stops.
+ * the node and the message; cancellations at `warn`; successes and other ends at `info`, with the flow, the
+ * execution id and the duration), trigger failures at `error`, a known flow's webhook answering 404 for want
+ * of a published webhook trigger and skipped schedule slots at `warn`, node log lines at `debug`, starts at
+ * `trace`. Levels the logger leaves out are not listened to at all. Returns a function that stops.
  * @example
  * const stop = logBus(weir.bus, createLogger({ level: 'info', format: 'text', stream: process.stdout }))
  */
 export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
-  // Successes stay at debug: a line per success took the webhook -> respond flow in the host bench from about
-  // 60 to 90 us of server CPU per request and cut its rate by more than half.
+  // A line per success took the webhook -> respond flow in the host bench from about 60 to 90 us of server
+  // CPU per request: above `info` (`weir serve --quiet`) not even its fields are built.
+  const info = logger.isLevelEnabled('info');
   const debug = logger.isLevelEnabled('debug');
   const stops: Array<() => void> = [];
   const on = <K extends keyof WeirEvents & string>(name: K, handler: (event: WeirEvents[K]) => void) => {
@@ -26,7 +29,11 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
   on('execution:end', (e) => {
     if (e.status === 'error') logger.error({ ...fieldsOf(e), node: e.error?.node, code: e.error?.code, error: e.error?.message }, 'execution error');
     else if (e.status === 'cancelled') logger.warn({ ...fieldsOf(e), error: e.error?.message }, 'execution cancelled');
-    else if (debug) logger.debug(fieldsOf(e), `execution ${e.status}`);
+    else if (info) logger.info(fieldsOf(e), `execution ${e.status}`);
+  });
+  on('webhook:not-live', (e) => {
+    const { reason, next } = notLive({ id: e.workflowId, name: e.workflowName, publishedTrigger: e.publishedTrigger, draftTrigger: e.draftTrigger });
+    logger.warn({ flowId: e.workflowId }, `webhook for "${e.workflowName}" (${e.workflowId}) answered 404: ${reason}; ${next}`);
   });
   on('schedule:error', (e) => logger.error({ flowId: e.workflowId, error: messageOf(e.error) }, 'schedule error'));
   on('schedule:skipped', (e) => logger.warn({ flowId: e.workflowId, at: e.at, reason: e.reason }, 'schedule slot skipped'));

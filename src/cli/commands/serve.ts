@@ -5,9 +5,12 @@ import { capYoungGeneration } from '../../host/young-generation.js';
 import { logBus } from '../../logging/bus-log.js';
 import { LOG_FORMATS, LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type WeirLogger } from '../../logging/logger.js';
 import { readUserFile } from '../read-input.js';
+import { NOTHING_PUBLISHED, flowLine, followPublished, type FlowEntry } from '../serve-flows.js';
 import type { CommandSpec } from '../types.js';
 
 const usage = (message: string) => new WeirError('USAGE', message, { hints: ['run `weir serve --help`'] });
+/** The adapter's listen failure keeps the system error as its cause. */
+const portInUse = (err: unknown) => ((err as Error)?.cause as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
 
 /** Resolves on the first SIGTERM or SIGINT; a second one ends the process at once. */
 function untilSignal(): Promise<string> {
@@ -28,6 +31,17 @@ function untilSignal(): Promise<string> {
 /** Host errors (a request or job that failed outside any execution) as log lines; the stack with WEIR_DEBUG=1. */
 const hostErrors = (logger: WeirLogger, withStack: boolean) => (err: unknown) =>
   logger.error({ error: (err as Error)?.message ?? String(err), ...(withStack && err instanceof Error ? { stack: err.stack } : {}) }, 'host error');
+
+/**
+ * The published flows under the listen line, one indented line each (or one saying how to publish); with
+ * JSON output (`out` null) a `published flow` log line each. Left out above `info` (`--quiet`).
+ */
+function showPublished(entries: FlowEntry[], logger: WeirLogger, out: { write(s: string): unknown } | null): void {
+  if (!logger.isLevelEnabled('info')) return;
+  if (out) return void out.write(entries.length ? entries.map((e) => `  ${flowLine(e)}\n`).join('') : `  ${NOTHING_PUBLISHED}\n`);
+  if (!entries.length) logger.info({}, NOTHING_PUBLISHED);
+  for (const e of entries) logger.info(e, 'published flow');
+}
 
 /** Runs every shutdown step even when one fails; each failure is logged, and then the command fails. */
 async function shutDown(logger: WeirLogger, steps: Array<() => Promise<unknown>>): Promise<void> {
@@ -58,7 +72,8 @@ export const serve: CommandSpec = {
       summary: 'all (default), intake or worker: with `queue` configured intake hosts answer and enqueue, workers run executions (no HTTP port unless --port, then /healthz only)',
       placeholder: 'role',
     },
-    'log-level': { type: 'string', summary: 'trace, debug, info (default), warn, error or silent: executions that fail log at error, each execution end at debug', placeholder: 'level' },
+    'log-level': { type: 'string', summary: 'trace, debug, info (default), warn, error or silent: executions that fail log at error, each other execution end at info', placeholder: 'level' },
+    quiet: { type: 'boolean', summary: 'only the listen line, warnings and errors (= --log-level warn): no published flows, no line per execution' },
     'log-format': { type: 'string', summary: 'text (default; json with --json) or json: one pino JSON object a line', placeholder: 'format' },
   },
   async run(ctx) {
@@ -77,7 +92,8 @@ export const serve: CommandSpec = {
     const role = flags.role ?? 'all';
     if (!['all', 'intake', 'worker'].includes(role)) throw usage(`--role must be all, intake or worker, got "${role}"`);
 
-    const level = (flags['log-level'] ?? 'info') as LogLevel;
+    if (flags.quiet && flags['log-level'] !== undefined) throw usage('--quiet is --log-level warn: give one of them');
+    const level = (flags['log-level'] ?? (flags.quiet ? 'warn' : 'info')) as LogLevel;
     if (!LOG_LEVELS.includes(level)) throw usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
     const format = (flags['log-format'] ?? (ctx.json ? 'json' : 'text')) as LogFormat;
     if (!LOG_FORMATS.includes(format)) throw usage(`--log-format must be text or json, got "${format}"`);
@@ -103,6 +119,8 @@ export const serve: CommandSpec = {
       return shutDown(logger, [() => worker.close(), () => part!.close()]);
     }
     const { serve: start } = await import('../../../adapters/node-http/index.js');
+    // Made once the URL is known; publishes the host's watch sees before then are in its first listing.
+    let flows: ReturnType<typeof followPublished> | undefined;
     const serving = await start(weir, {
       port,
       hostname: flags.host ?? '127.0.0.1',
@@ -110,7 +128,10 @@ export const serve: CommandSpec = {
       maxBody,
       publicUrl,
       onError,
+      onFlowsChanged: () => flows?.changed(),
       ...(worker ? { host: worker } : {}),
+    }).catch((err: unknown) => {
+      throw portInUse(err) ? new WeirError('UNAVAILABLE', `port ${port} is already in use (another weir serve?); pick another with --port <n>`) : err;
     });
     const shownPublic = (publicUrl ?? weir.config.publicUrl)?.replace(/\/+$/, '');
     const other = readServeInfo(ctx.home);
@@ -118,6 +139,11 @@ export const serve: CommandSpec = {
     ctx.noteNewHome();
     if (machine) io.stdout.write(`${JSON.stringify({ url: serving.url, publicUrl: shownPublic ?? null, pid: process.pid })}\n`);
     else io.stdout.write(`weir listening on ${serving.url}${shownPublic ? ` (public URL ${shownPublic})` : ''}\n`);
+    // A worker's port answers /healthz only: its flows are reached through the intake hosts.
+    if (!worker) {
+      flows = followPublished({ workflows: weir.workflows, nodes: weir.nodes, base: shownPublic ?? serving.url, logger, onError });
+      showPublished(await flows.start(), logger, machine ? null : io.stdout);
+    }
     if (other && other.pid !== process.pid) logger.info({}, `another weir serve (pid ${other.pid}, ${other.url}) runs on this home; schedules are shared with it`);
     logger.info({}, slotSharing(weir));
 

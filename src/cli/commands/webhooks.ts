@@ -1,4 +1,5 @@
 import type { CaptureStatus, CapturedRequest } from '../../intake/capture.js';
+import { notLive, triggerType } from '../../intake/not-live.js';
 import type { CommandContext, CommandSpec } from '../types.js';
 
 const id = [{ name: 'workflow-id', required: true }];
@@ -11,7 +12,7 @@ async function flowOf(ctx: CommandContext) {
   const local = await weir.workflows.getLocal(ref).catch(() => null);
   const published = await weir.workflows.findPublished(local?.id ?? ref);
   const flow = local ?? published ?? (await weir.workflows.getLocal(ref)); // the last one throws NOT_FOUND
-  return { weir, flow, published };
+  return { weir, flow, local, published };
 }
 
 async function webhookUrl(ctx: CommandContext, token: string): Promise<string> {
@@ -52,13 +53,26 @@ export const webhookCommands: CommandSpec[] = [
     summary: 'print the webhook URL and the status flags (Format Confirmed, Webhook Trigger Enabled)',
     args: id,
     async run(ctx) {
-      const { weir, flow, published } = await flowOf(ctx);
+      const { weir, flow, local, published } = await flowOf(ctx);
       const url = await webhookUrl(ctx, flow.webhookToken);
       const format = await weir.capture.format(flow.id);
+      const publishedTrigger = published ? triggerType(weir.nodes, published.config) : null;
       const enabled = !!published?.config.nodes.some((n) => n.type === 'webhook_trigger');
-      const data = { id: flow.id, name: flow.name, url, formatConfirmed: !!format, webhookTriggerEnabled: enabled, variables: format?.variables ?? [] };
+      // Until then the URL answers 404 (capture sessions aside): say why and what makes it live.
+      const why = enabled ? null : notLive({ id: flow.id, name: flow.name, publishedTrigger, draftTrigger: local ? triggerType(weir.nodes, local.config) : undefined });
+      const data = {
+        id: flow.id,
+        name: flow.name,
+        url,
+        formatConfirmed: !!format,
+        webhookTriggerEnabled: enabled,
+        variables: format?.variables ?? [],
+        publishedTrigger,
+        notLive: why && `${why.reason}; ${why.next}`,
+      };
       const vars = format?.variables.length ? `\nVariables: ${format.variables.join(', ')}` : '';
-      return { data, text: `${url}\nFormat Confirmed: ${yesNo(!!format)}\nWebhook Trigger Enabled: ${yesNo(enabled)}${vars}` };
+      const warning = why ? `\nnot live yet: ${why.reason}; ${why.next}` : '';
+      return { data, text: `${url}\nFormat Confirmed: ${yesNo(!!format)}\nWebhook Trigger Enabled: ${yesNo(enabled)}${vars}${warning}` };
     },
   },
   {
