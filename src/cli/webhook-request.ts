@@ -1,7 +1,6 @@
 import { WeirError } from '../errors.js';
 import { addValue } from '../host/body.js';
 import { decodeBody } from '../host/request-body.js';
-import { WebhookInput } from '../intake/webhook-input.js';
 import type { WebhookRequest } from '../types/trigger.js';
 import { parseJson } from './read-input.js';
 
@@ -16,6 +15,15 @@ export interface WebhookRequestFlags {
   query?: string[];
 }
 
+/** What a webhook flow's trigger gets: the request body parsed, and as the text it was (null when kept as bytes). */
+export interface WebhookRequestInput {
+  body: unknown;
+  headers: WebhookRequest['headers'];
+  query: WebhookRequest['query'];
+  method: string;
+  rawBody: string | null;
+}
+
 /** The `name=value` items of a repeatable flag, split at the first `=`. */
 function pairs(items: string[] | undefined, flag: string): Array<[string, string]> {
   return (items ?? []).map((item) => {
@@ -27,7 +35,9 @@ function pairs(items: string[] | undefined, flag: string): Array<[string, string
 
 /**
  * The input a webhook flow gets from `weir workflows run`: the same `{body, headers, query, method, rawBody}`
- * the webhook route builds for a request with this body, decoded by the host's own body decoder. The body is
+ * the webhook route builds for a request with this body (src/intake/webhook-input.ts), decoded by the host's
+ * own body decoder. A plain object, not the route's `WebhookInput`: the run is recorded as a manual one, whose
+ * input is stored as it is. The body is
  * JSON (`content-type: application/json`) unless a `--header content-type=...` says otherwise; header names
  * are lower case as on the wire; a repeated header is joined with ", " and a repeated query key becomes an
  * array, as Node's HTTP server and the host do.
@@ -35,7 +45,7 @@ function pairs(items: string[] | undefined, flag: string): Array<[string, string
  * const input = await webhookRequestInput({ body: { text: '{"name":"Ada"}', from: '--input' }, headers: ['x-a=1'] })
  * // input.body = { name: 'Ada' }, input.rawBody = '{"name":"Ada"}', input.method = 'POST'
  */
-export async function webhookRequestInput(flags: WebhookRequestFlags): Promise<WebhookInput> {
+export async function webhookRequestInput(flags: WebhookRequestFlags): Promise<WebhookRequestInput> {
   const headers: WebhookRequest['headers'] = {};
   if (flags.body) headers['content-type'] = 'application/json';
   for (const [name, value] of pairs(flags.headers, 'header')) {
@@ -48,6 +58,7 @@ export async function webhookRequestInput(flags: WebhookRequestFlags): Promise<W
   const text = flags.body?.text ?? '';
   // A JSON body is checked here first, so a typo is told as an error of --input (or the file), not of a request.
   if (flags.body && /json/.test(headers['content-type'] ?? '')) parseJson(text, flags.body.from);
-  const decoded = decodeBody({ contentType: headers['content-type'], raw: Buffer.from(text, 'utf8') });
-  return new WebhookInput(decoded instanceof Promise ? await decoded : decoded, headers, query, (flags.method ?? 'POST').toUpperCase());
+  const decoding = decodeBody({ contentType: headers['content-type'], raw: Buffer.from(text, 'utf8') });
+  const decoded = decoding instanceof Promise ? await decoding : decoding;
+  return { body: decoded.value, headers, query, method: (flags.method ?? 'POST').toUpperCase(), rawBody: decoded.raw };
 }

@@ -33,6 +33,8 @@ test('--input is the request body; --method, --header and --query give the rest 
     rawBody: body,
     rawSha: sha256(body),
   });
+  const record = (await cli(['f', 'execution', r.json().executionId, '--json'], { home })).json();
+  assert.equal([record.input.body, record.input.rawBody, record.nodes['webhook_trigger-1'].data.body], [{ name: 'Ada' }, body, { name: 'Ada' }], 'the record keeps the request as the flow got it');
 });
 
 test('a webhook flow run without --input gets an empty POST; --input-file is read as the body', async () => {
