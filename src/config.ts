@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import configSchema from '../schema/config.schema.json';
 import { WeirError } from './errors.js';
+import { jsonSyntaxProblem } from './util/json-syntax.js';
 import { validateSchema, type JsonSchema } from './util/json-schema.js';
 import type { NetworkSettings } from './util/network.js';
 
@@ -111,7 +112,7 @@ export function loadConfig(home: string): WeirConfig {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new WeirError('INVALID_CONFIG', `${file} is not valid JSON: ${(err as Error).message}`);
+    throw new WeirError('INVALID_CONFIG', `${file} is not valid JSON: ${jsonSyntaxProblem(text, err)}`);
   }
   return checkConfig(parsed, file);
 }

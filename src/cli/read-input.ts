@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { WeirError } from '../errors.js';
+import { jsonSyntaxProblem } from '../util/json-syntax.js';
 import type { CliIO } from './types.js';
 
 /** Reads a file relative to the CLI's working directory; a missing file is NOT_FOUND with its path. */
@@ -18,7 +19,7 @@ export function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new WeirError('INVALID_INPUT', `${what} is not valid JSON: ${(err as Error).message}`);
+    throw new WeirError('INVALID_INPUT', `${what} is not valid JSON: ${jsonSyntaxProblem(text, err)}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { WeirError } from '../errors.js';
+import { jsonSyntaxProblem } from '../util/json-syntax.js';
 import type { DecodedBody } from '../types/trigger.js';
 import type { HostRequest } from './types.js';
 import { mediaType, parseForm } from './body.js';
@@ -28,7 +29,7 @@ export function decodeBody(o: { contentType?: string; contentEncoding?: string; 
     try {
       return { value: JSON.parse(text), raw: text, json: true };
     } catch (err) {
-      throw new WeirError('INVALID_INPUT', `request body is not valid JSON: ${(err as Error).message}`);
+      throw new WeirError('INVALID_INPUT', `request body is not valid JSON: ${jsonSyntaxProblem(text, err)}`);
     }
   }
   if (type === 'application/x-www-form-urlencoded') {

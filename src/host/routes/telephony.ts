@@ -5,6 +5,7 @@ import { EXECUTIONS_HEADER, POST_CALL_PATH, SMS_PATH, callFlows, smsFlows, trimU
 import { verifyPostCallSignature, verifyTwilioSignature } from '../../intake/telephony/signatures.js';
 import { SECRET } from '../../providers/credentials.js';
 import type { VoiceAgents } from '../../resources/voice-agents/index.js';
+import { jsonSyntaxProblem } from '../../util/json-syntax.js';
 import { parseForm } from '../body.js';
 import type { HostRequest, HostResponse, Route } from '../types.js';
 
@@ -95,10 +96,11 @@ const postCallRoute = ({ voiceAgents, intake }: TelephonyDeps): Route => ({
       if (check !== 'ok') throw new WeirError('UNAUTHORIZED', `ElevenLabs-Signature is ${check === 'missing' ? 'missing' : 'not valid for this body'}`);
     }
     let event: PostCall;
+    const text = req.rawBody.toString('utf8');
     try {
-      event = JSON.parse(req.rawBody.toString('utf8'));
+      event = JSON.parse(text);
     } catch (err) {
-      throw new WeirError('INVALID_INPUT', `post-call body is not valid JSON: ${(err as Error).message}`);
+      throw new WeirError('INVALID_INPUT', `post-call body is not valid JSON: ${jsonSyntaxProblem(text, err)}`);
     }
     // Audio and call-initiation-failure events are acknowledged so the provider does not retry them.
     if (event?.type !== 'post_call_transcription') return { status: 200, body: { received: true, ignored: String(event?.type), executions: [] } };

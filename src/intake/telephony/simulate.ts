@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WeirError, type ErrorCode } from '../../errors.js';
 import { EXECUTIONS_HEADER, POST_CALL_PATH, SMS_PATH, trimUrl } from './flows.js';
 import { postCallSignature, twilioSignature } from './signatures.js';
+import { jsonSyntaxProblem } from '../../util/json-syntax.js';
 
 /** What the host answered a simulated provider request. */
 export interface HostAnswer {
@@ -138,11 +139,13 @@ export function simulateCall(o: SimulatedCall): Promise<HostAnswer> {
 export function parseTranscript(text: string, file: string): { transcript: TranscriptTurn[]; dataCollectionResults?: Record<string, unknown>; callDurationSecs?: number } {
   const trimmed = text.trim();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    // The text as written (less a byte-order mark), so that a fault's line and column are the file's own.
+    const json = text.replace(/^\uFEFF/, '');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(trimmed);
+      parsed = JSON.parse(json);
     } catch (err) {
-      throw new WeirError('INVALID_INPUT', `${file} is not valid JSON: ${(err as Error).message}`);
+      throw new WeirError('INVALID_INPUT', `${file} is not valid JSON: ${jsonSyntaxProblem(json, err)}`);
     }
     const obj = (Array.isArray(parsed) ? { transcript: parsed } : parsed) as Record<string, unknown>;
     if (!Array.isArray(obj.transcript)) throw new WeirError('INVALID_INPUT', `${file}: expected an array of turns or an object with "transcript"`);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { WeirError } from '../../errors.js';
+import { jsonSyntaxProblem } from '../../util/json-syntax.js';
 import { MANIFEST_FILE } from './files.js';
 import { INTERFACE_TYPES, type InterfaceManifest } from './types.js';
 
@@ -22,7 +23,7 @@ export async function readManifest(dir: string): Promise<InterfaceManifest | nul
   try {
     m = JSON.parse(text);
   } catch (err) {
-    throw new WeirError('INVALID_CONFIG', `${join(dir, MANIFEST_FILE)} is not valid JSON: ${(err as Error).message}`);
+    throw new WeirError('INVALID_CONFIG', `${join(dir, MANIFEST_FILE)} is not valid JSON: ${jsonSyntaxProblem(text, err)}`);
   }
   if (!m || typeof m.id !== 'string' || typeof m.name !== 'string' || !INTERFACE_TYPES.includes(m.type as never)) {
     throw new WeirError('INVALID_CONFIG', `${join(dir, MANIFEST_FILE)} must hold {"id", "name", "type": "external"|"internal"}`);
