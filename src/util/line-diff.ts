@@ -27,13 +27,15 @@ function myers(a: string[], b: string[]): LineOp[] {
   const m = b.length;
   const offset = n + m + 1;
   const v = new Int32Array(2 * offset + 1);
+  // The frontier before each step d, kept for diagonals -d-1..d+1 only (what step d reads): O(D²) memory.
   const trace: Int32Array[] = [];
   // Going down (an insertion) from diagonal k+1 when it reaches further than going right from k-1.
-  const down = (frontier: Int32Array, k: number, d: number) => k === -d || (k !== d && frontier[offset + k - 1] < frontier[offset + k + 1]);
+  const down = (at: (k: number) => number, k: number, d: number) => k === -d || (k !== d && at(k - 1) < at(k + 1));
+  const now = (k: number) => v[offset + k];
   search: for (let d = 0; d <= n + m; d++) {
-    trace.push(v.slice());
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = down(v, k, d) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+      let x = down(now, k, d) ? v[offset + k + 1] : v[offset + k - 1] + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) [x, y] = [x + 1, y + 1];
       v[offset + k] = x;
@@ -44,9 +46,10 @@ function myers(a: string[], b: string[]): LineOp[] {
   let [x, y] = [n, m];
   for (let d = trace.length - 1; d >= 0; d--) {
     const frontier = trace[d];
+    const then = (k: number) => frontier[d + 1 + k];
     const k = x - y;
-    const prevK = down(frontier, k, d) ? k + 1 : k - 1;
-    const prevX = frontier[offset + prevK];
+    const prevK = down(then, k, d) ? k + 1 : k - 1;
+    const prevX = then(prevK);
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
       x--;
