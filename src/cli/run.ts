@@ -5,10 +5,17 @@ import { WeirError } from '../errors.js';
 import type { Weir } from '../weir.js';
 import { root } from './commands/index.js';
 import { printError, printResult } from './output.js';
-import { argSpec, commandUsage, groupUsage, resolve } from './spec.js';
-import type { CliIO, CommandContext } from './types.js';
+import { didYouMean } from '../util/nearest.js';
+import { GLOBAL_FLAGS, argSpec, commandUsage, groupUsage, resolve } from './spec.js';
+import type { CliIO, CommandContext, FlagSpec } from './types.js';
 
 const wantsJson = (argv: string[]) => argv.includes('--json');
+
+/** The usage error of an option a command does not take, with the command's (and the global) flags nearest to it. */
+function unknownOption(option: string, flags: Record<string, FlagSpec>, hints?: string[]): WeirError {
+  const guess = option.startsWith('--') ? didYouMean(option.slice(2), Object.keys({ ...GLOBAL_FLAGS, ...flags }), (name) => `--${name}`) : '';
+  return new WeirError('USAGE', `unknown option "${option}"${guess}`, { hints });
+}
 
 /**
  * Runs one CLI invocation and returns its exit code (0 success, 1 failed operation, 2 usage error).
@@ -23,7 +30,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (!command) {
       const globals = new Set(['--help', '-h', '--json', '--home']);
       const unknown = rest.find((t, i) => t.startsWith('-') && !globals.has(t.split('=')[0]) && rest[i - 1] !== '--home');
-      if (unknown) throw new WeirError('USAGE', `unknown option "${unknown}"`);
+      if (unknown) throw unknownOption(unknown.split('=')[0], {}, [`run \`${['weir', ...path.slice(1).map((g) => g.name)].join(' ')} --help\``]);
       io.stdout.write(groupUsage(path));
       return 0;
     }
@@ -31,9 +38,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     try {
       parsed = arg(argSpec(command.flags ?? {}) as arg.Spec, { argv: rest, permissive: false });
     } catch (err) {
-      throw new WeirError('USAGE', (err as Error).message.replace(/^unknown or unexpected option: /, 'unknown option '), {
-        hints: [`run \`${['weir', ...path.slice(1).map((g) => g.name), command.name].join(' ')} --help\``],
-      });
+      const hints = [`run \`${['weir', ...path.slice(1).map((g) => g.name), command.name].join(' ')} --help\``];
+      if ((err as { code?: string }).code === 'ARG_UNKNOWN_OPTION') throw unknownOption((err as Error).message.replace(/^unknown or unexpected option: /, ''), command.flags ?? {}, hints);
+      throw new WeirError('USAGE', (err as Error).message, { hints });
     }
     json = !!parsed['--json'];
     if (parsed['--help']) {

@@ -1,9 +1,10 @@
 import { WeirError } from '../errors.js';
+import { didYouMean, editDistance } from '../util/nearest.js';
 import { isGroup, type CommandSpec, type FlagSpec, type GroupSpec } from './types.js';
 
 /** Flags every command takes. */
 export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
-  home: { type: 'string', summary: 'home directory (default: $WEIR_HOME or ./.weir)', placeholder: 'dir' },
+  home: { type: 'string', summary: 'home directory (default: $WEIR_HOME, else the nearest .weir here or in a parent directory, else ./.weir)', placeholder: 'dir' },
   json: { type: 'boolean', summary: 'print one JSON document on stdout' },
   help: { type: 'boolean', alias: 'h', summary: 'show usage' },
 };
@@ -18,6 +19,10 @@ export interface Resolved {
 }
 
 const matches = (entry: CommandSpec | GroupSpec, word: string) => entry.name === word || entry.aliases?.includes(word);
+
+/** Per command of a group, the one of its names (name or alias) nearest to a mistyped word: one suggestion per command. */
+const nearestNames = (group: GroupSpec, word: string): string[] =>
+  group.commands.map((e) => [e.name, ...(e.aliases ?? [])].reduce((a, b) => (editDistance(word, b) < editDistance(word, a) ? b : a)));
 
 /** Walks argv's words down the command tree; an unknown word is a usage error naming it. */
 export function resolve(root: GroupSpec, argv: string[]): Resolved {
@@ -39,7 +44,7 @@ export function resolve(root: GroupSpec, argv: string[]): Resolved {
     const entry = group.commands.find((e) => matches(e, token));
     if (!entry) {
       const where = path.length > 1 ? `${path.slice(1).map((g) => g.name).join(' ')} ` : '';
-      throw new WeirError('USAGE', `unknown command "${where}${token}"`, { hints: [`run \`weir ${where}--help\` to list commands`] });
+      throw new WeirError('USAGE', `unknown command "${where}${token}"${didYouMean(token, nearestNames(group, token))}`, { hints: [`run \`weir ${where}--help\` to list commands`] });
     }
     if (isGroup(entry)) path.push(entry);
     else command = entry;

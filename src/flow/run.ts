@@ -29,7 +29,9 @@ export async function workflowToRun(workflows: Pick<Workflows, 'findPublished' |
   if (published) {
     const pub = await workflows.findPublished(ref);
     if (!pub) {
-      throw new WeirError('NOT_FOUND', `no published workflow "${ref}"`, { hints: ['publish it with `weir workflows publish <workflow-id>`'] });
+      // An unknown ref fails here, naming the workflows nearest to it; a known one only lacks its published copy.
+      const draft = await workflows.getLocal(ref);
+      throw new WeirError('NOT_FOUND', `no published workflow "${ref}"`, { hints: [`publish it with \`weir workflows publish ${draft.id}\``] });
     }
     return { id: pub.id, name: pub.name, version: pub.version, config: pub.config, hash: pub.hash };
   }

@@ -61,12 +61,14 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
 
 /**
  * The "did you mean" tail of an error about an unknown name: `; did you mean "a" or "b"?`, or '' when no
- * valid name is close.
+ * valid name is close. `shown` writes a name as the user types it (`json` -> `--json`), when the names are
+ * compared without a prefix they all share.
  * @example
  * `unknown node type "webhook"${didYouMean('webhook', types)}` // unknown node type "webhook"; did you mean "webhook_trigger"?
+ * didYouMean('jsn', ['json', 'home'], (n) => `--${n}`) // '; did you mean "--json"?'
  */
-export function didYouMean(word: string, candidates: Iterable<string>): string {
-  const names = closest(word, candidates).map((n) => `"${n}"`);
+export function didYouMean(word: string, candidates: Iterable<string>, shown = (name: string) => name): string {
+  const names = closest(word, candidates).map((n) => `"${shown(n)}"`);
   if (!names.length) return '';
   return `; did you mean ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`}?`;
 }

@@ -1,7 +1,9 @@
 import { WeirError } from '../errors.js';
+import { didYouMean } from './nearest.js';
 
 /**
- * Finds a record by id, else by name (ids win; a name shared by several records is ambiguous).
+ * Finds a record by id, else by name (ids win; a name shared by several records is ambiguous); an unknown
+ * ref is NOT_FOUND naming the nearest names and ids.
  * @example
  * const ns = findByRef(await listNamespaces(), 'sessions', 'KV namespace', 'weir data kv list')
  */
@@ -13,7 +15,7 @@ export function findByRef<T extends { id: string; name: string }>(items: T[], re
   if (named.length > 1) {
     throw new WeirError('CONFLICT', `${kind} name "${ref}" is ambiguous: ${named.map((i) => i.id).join(', ')}`, { hints: ['use the id instead'] });
   }
-  throw new WeirError('NOT_FOUND', `${kind} "${ref}" not found`, { hints: [`run \`${listCommand}\` to see ${kind}s`] });
+  throw new WeirError('NOT_FOUND', `${kind} "${ref}" not found${didYouMean(ref, items.flatMap((i) => [i.name, i.id]))}`, { hints: [`run \`${listCommand}\` to see ${kind}s`] });
 }
 
 /**

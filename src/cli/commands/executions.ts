@@ -38,10 +38,12 @@ async function runInput(ctx: CommandContext, trigger: string | undefined): Promi
 /** The executions of a local or published workflow, or of a deleted one by its id; else NOT_FOUND. */
 async function executionsOf(ctx: CommandContext, ref: string, limit: number): Promise<ExecutionRecord[]> {
   const weir = await ctx.weir();
-  const local = await weir.workflows.getLocal(ref).catch(() => null);
+  let unknown: unknown;
+  const local = await weir.workflows.getLocal(ref).catch((err) => void (unknown = err));
   const id = local?.id ?? (await weir.workflows.findPublished(ref))?.id;
   const list = await weir.executions.list({ workflowId: id ?? ref, limit });
-  if (!id && !list.length) throw new WeirError('NOT_FOUND', `workflow "${ref}" not found`, { hints: ['run `weir workflows list` to see workflow ids'] });
+  // Neither a workflow nor the id of a deleted one with executions: the lookup's NOT_FOUND, which names the nearest workflows.
+  if (!id && !list.length) throw unknown;
   return list;
 }
 

@@ -4,6 +4,7 @@ import type { ExecutionQueue } from '../../queue/index.js';
 import type { Executions } from '../../types/executions.js';
 import type { CancelRequests } from './cancel-requests.js';
 import { ownerIsGone } from './open.js';
+import { runAgainHint } from './again.js';
 
 /** How long a cancel waits for the process running an execution to stop it. */
 export const CANCEL_WAIT_MS = 10_000;
@@ -96,7 +97,7 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
     }
     if (FINISHED.has(record.status)) {
       throw new WeirError('CONFLICT', `execution ${id} has already ended (${record.status}); only a queued, running or waiting execution can be cancelled`, {
-        hints: [`run \`weir workflows retry ${id}\` or \`weir workflows rerun ${id}\` to run it again`],
+        hints: [runAgainHint(record)],
       });
     }
     const entry = await executions.open.get(id);

@@ -4,6 +4,7 @@ import type { ExecutionRecord, RunOptions } from '../../flow/types.js';
 import type { ExecutionControl, Executions } from '../../types/executions.js';
 import type { Workflows } from '../workflows/index.js';
 import type { ExecutionConfigs } from './configs.js';
+import { runAgainHint } from './again.js';
 
 /** What retry and rerun use: the records, the kept configs, the workflows and a way to run. */
 export interface ControlDeps {
@@ -28,10 +29,11 @@ export function createExecutionControl({ executions, configs, workflows, run, ca
     if (kept) {
       return { id: old.workflowId, name: old.workflowName, version: old.version, config: kept, hash: old.hash, ...(old.draft ? { draft: true } : {}) };
     }
-    const current = old.hash ? await workflowToRun(workflows, old.workflowId, !old.draft).catch(() => null) : null;
-    if (current && current.hash === old.hash) return current;
+    const current = await workflowToRun(workflows, old.workflowId, !old.draft).catch(() => null);
+    if (current && old.hash && current.hash === old.hash) return current;
+    // `--latest` only when there is a current config to retry against (the workflow may be gone, or unpublished).
     throw new WeirError('NOT_FOUND', `the config execution ${old.id} ran (version ${old.version ?? 'draft'}) was not kept`, {
-      hints: [`run \`weir workflows retry ${old.id} --latest\` to retry against the current config`],
+      hints: current ? [`run \`weir workflows retry ${old.id} --latest\` to retry against the current config`] : [],
     });
   }
 
@@ -41,7 +43,7 @@ export function createExecutionControl({ executions, configs, workflows, run, ca
       const old = await executions.get(id);
       if (old.status !== 'error' && old.status !== 'cancelled') {
         throw new WeirError('CONFLICT', `execution ${id} is ${old.status}; only an execution that ended in error or was cancelled can be retried`, {
-          hints: [`run \`weir workflows rerun ${id}\` to run its input again`],
+          hints: [runAgainHint(old)],
         });
       }
       const workflow = latest ? await workflowToRun(workflows, old.workflowId, !old.draft) : await sameVersion(old);

@@ -4,6 +4,7 @@ import type { ExecutionRecord } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
 import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
+import { didYouMean } from '../../util/nearest.js';
 import { startTimeOf } from './ids.js';
 import { recordsOf, storedJson } from './stored.js';
 import { createOpenExecutions } from './open.js';
@@ -100,19 +101,27 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
     }
   }
 
-  /** The newest stored version of an execution, or null. */
-  async function find(id: string): Promise<ExecutionRecord | null> {
+  /**
+   * The newest stored version of an execution, or null. `seen` collects the ids the lookup came across
+   * (those it read anyway), for an error to name the nearest when the id is not there.
+   */
+  async function find(id: string, seen: Set<string>): Promise<ExecutionRecord | null> {
     const started = startTimeOf(id);
     if (started === null) {
       const ref = await store.getItem<{ key: string }>(`ids:${enc(id)}`);
       const batch = ref?.key ? await store.getItem(ref.key) : null;
-      return recordsOf(batch).find((r) => r.id === id) ?? null;
+      const record = recordsOf(batch).find((r) => r.id === id) ?? null;
+      if (!record) for (const key of await store.getKeys('ids:')) seen.add(decodeURIComponent(key.slice('ids:'.length)));
+      return record;
     }
     // Oldest first from its start: the first finished version is the last one written.
     const since = (await batchesUnder('runs:')).filter((b) => b.at >= started - CLOCK_SLACK_MS).reverse();
     let found: ExecutionRecord | null = null;
     await scan(since, (record) => {
-      if (record.id !== id) return false;
+      if (record.id !== id) {
+        seen.add(record.id);
+        return false;
+      }
       found = record;
       return FINISHED.has(record.status);
     });
@@ -179,9 +188,10 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
       const running = live.get(id);
       if (running) return running.view();
       const unfinished = await open.get(id);
-      const record = unfinished ? mask(unfinished.record) : await find(id);
+      const seen = new Set(live.keys());
+      const record = unfinished ? mask(unfinished.record) : await find(id, seen);
       if (!record) {
-        throw new WeirError('NOT_FOUND', `execution "${id}" not found`, { hints: ['run `weir workflows executions <workflow-id>` to list them'] });
+        throw new WeirError('NOT_FOUND', `execution "${id}" not found${didYouMean(id, seen)}`, { hints: ['run `weir workflows executions <workflow-id>` to list them'] });
       }
       return record;
     },

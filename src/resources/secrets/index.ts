@@ -2,6 +2,7 @@ import { WeirError } from '../../errors.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { cloudProbe, createFreshness } from '../../intake/changes.js';
 import { readRecords } from '../../util/refs.js';
+import { didYouMean } from '../../util/nearest.js';
 import { loadMasterKey, seal, unseal, type MasterKey, type Sealed } from './crypto.js';
 import type { Secrets, SecretSummary } from '../../types/secrets.js';
 
@@ -69,7 +70,7 @@ export function createSecrets({ storage, home, env }: SecretsOptions): Secrets {
 
   async function record(name: string): Promise<SecretRecord> {
     const r = await records.getItem<SecretRecord>(checkName(name));
-    if (!r || typeof r !== 'object') throw new WeirError('NOT_FOUND', `secret "${name}" not found`, { hints: ['run `weir secrets list` to see secret names'] });
+    if (!r || typeof r !== 'object') throw new WeirError('NOT_FOUND', `secret "${name}" not found${didYouMean(name, await records.getKeys())}`, { hints: ['run `weir secrets list` to see secret names'] });
     return r;
   }
 

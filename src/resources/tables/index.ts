@@ -3,6 +3,7 @@ import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
 import { newId } from '../../util/ids.js';
 import { isObject } from '../../util/json.js';
+import { didYouMean } from '../../util/nearest.js';
 import type { WriteTarget } from '../../util/streams.js';
 import { readCsv, writeCsv } from './csv.js';
 import { openEngine } from './engine.js';
@@ -91,7 +92,8 @@ export function createTables({ home, config, system = [], engine: given }: Table
     if (hit) return hit;
     const meta = await db().findMeta(ref);
     if (!meta) {
-      throw new WeirError('NOT_FOUND', `table "${ref}" not found`, {
+      const known = [...(await db().listMeta()), ...system.map((t) => t.meta)].flatMap((m) => [m.name, m.id]);
+      throw new WeirError('NOT_FOUND', `table "${ref}" not found${didYouMean(ref, known)}`, {
         hints: [ref.includes('.') || ref.startsWith('tbl_') ? 'run `weir data tables list` to see tables' : 'user table names start with "user." (e.g. "user.orders")'],
       });
     }

@@ -58,9 +58,8 @@ export function createInbound(options: VoiceAgentsOptions, providers: ProviderGe
   async function publishedFlow(ref: string) {
     const flow = await workflows.findPublished(ref);
     if (!flow) {
-      const draft = await workflows.getLocal(ref).catch(() => null);
-      if (draft) throw new WeirError('RULE', `workflow "${draft.name}" is not published`, { hints: [`publish it first: \`weir workflows publish ${draft.id}\``] });
-      throw new WeirError('NOT_FOUND', `workflow "${ref}" not found`, { hints: ['run `weir workflows list` to see workflow ids'] });
+      const draft = await workflows.getLocal(ref); // an unknown ref: NOT_FOUND naming the workflows nearest to it
+      throw new WeirError('RULE', `workflow "${draft.name}" is not published`, { hints: [`publish it first: \`weir workflows publish ${draft.id}\``] });
     }
     const trigger = telephonyTrigger(flow.config);
     if (!trigger) {

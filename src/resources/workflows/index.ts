@@ -4,6 +4,7 @@ import type { NodeRegistry } from '../../nodes/index.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
 import { hashJson } from '../../util/json.js';
+import { didYouMean } from '../../util/nearest.js';
 import { configPatch, diffConfigs, type Change } from './diff.js';
 import { contentHash, syncAction, syncStatus } from './sync.js';
 import { templateNamed } from './templates/index.js';
@@ -74,11 +75,17 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     await local.setItem(wf.id, wf);
   }
 
+  /** Names and ids of every local and published workflow: what an unknown reference is compared with. */
+  async function knownRefs(): Promise<string[]> {
+    const [drafts, published] = await Promise.all([readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
+    return [...drafts, ...published].flatMap((wf) => [wf.name, wf.id]);
+  }
+
   async function requireLocal(ref: string): Promise<LocalWorkflow> {
     const wf = await findLocal(ref);
     if (wf) return wf;
     const remote = await findPublished(ref);
-    throw new WeirError('NOT_FOUND', `workflow "${ref}" not found`, {
+    throw new WeirError('NOT_FOUND', `workflow "${ref}" not found${remote ? '' : didYouMean(ref, await knownRefs())}`, {
       hints: [remote ? 'it is published: run `weir workflows sync` to copy it here' : 'run `weir workflows list` to see workflow ids'],
     });
   }
@@ -174,7 +181,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       const current = await cloud.getItem<PublishedWorkflow>(wf.id);
       if (current && syncStatus(wf, current) === 'conflict' && !options.force) {
         throw new WeirError('CONFLICT', `workflow "${wf.name}" is in conflict: the cloud holds version ${current.version}, your draft is based on ${wf.base?.version}`, {
-          hints: ['run `weir workflows diff` to compare, then `weir workflows publish --force` to overwrite'],
+          hints: [`run \`weir workflows diff ${wf.id}\` to compare, then \`weir workflows publish ${wf.id} --force\` to overwrite`],
         });
       }
       check(wf.config);
