@@ -36,7 +36,7 @@ export const interfaces: GroupSpec = {
         }
         return {
           data: { id: record.id, name, type: record.type, description: record.description ?? null, dir, files },
-          text: `created interface ${name} (${record.id}, ${record.type}) in ./${name}/\n  files: ${files.join(', ')}\n  next: cd ${name} && weir interface deploy   (or: weir preview ${name})`,
+          text: `created interface ${name} (${record.id}, ${record.type}) in ./${name}/\n  files: ${files.join(', ')}\n  next: cd ${name} && weir interface deploy   (or: weir preview ${name})\n  both build with esbuild, an optional package: npm install esbuild`,
         };
       },
     },

@@ -19,7 +19,7 @@ export const workflows: GroupSpec = {
     {
       name: 'list',
       aliases: ['ls'],
-      summary: 'list workflows from local storage with their sync status',
+      summary: "list the local drafts with their sync status against the published copies (in this home's `cloud` storage mount, not a hosted service)",
       async run(ctx) {
         const list = await (await ctx.weir()).workflows.list();
         return { data: list, columns: ['id', 'name', 'status', 'trigger', 'publishedVersion', 'updatedAt'] };
@@ -44,7 +44,7 @@ export const workflows: GroupSpec = {
     },
     {
       name: 'status',
-      summary: 'sync status: draft, synced, dirty or conflict',
+      summary: "sync status of the local draft against its published copy (in this home's `cloud` storage mount, not a hosted service): draft, synced, dirty or conflict",
       args: id,
       async run(ctx) {
         const s = await (await ctx.weir()).workflows.status(ctx.args['workflow-id']!);
@@ -81,7 +81,7 @@ export const workflows: GroupSpec = {
     },
     {
       name: 'sync',
-      summary: 'copy published workflows from the cloud to local storage',
+      summary: "copy the published workflows (this home's `cloud` storage mount, not a hosted service) to local drafts",
       async run(ctx) {
         const r = await (await ctx.weir()).workflows.sync();
         return { data: r.workflows, text: `synced ${r.copied} workflow${r.copied === 1 ? '' : 's'}` };
