@@ -64,6 +64,11 @@ export interface WeirConfig {
   project?: { id?: string; remote?: string; branch?: string; username?: string };
   /** Durable trigger deliveries: how many times one may crash the host before it is not replayed (default 3). */
   intake?: { maxCrashes?: number };
+  /**
+   * What a caller waiting on a failed flow (webhook `respondImmediately: false`, `POST /api/flows/<name>`) is
+   * told: with `exposeErrors` (development only) the recorded error, failing node included, not "the flow failed".
+   */
+  webhook?: { exposeErrors?: boolean };
 }
 
 export const CONFIG_FILE = 'weir.config.json';

@@ -89,6 +89,20 @@ export function toHttp(err: unknown): { status: number; body: ReturnType<typeof 
 }
 
 /**
+ * The HTTP status a failed execution's error sets for the caller waiting on it: the numeric `status` a flow
+ * threw on purpose (a Code node's `throw {status: 401, message}`, kept by `call_flow`), whose message is then
+ * meant for that caller. Undefined for every other failure (a node's own TIMEOUT or NOT_FOUND included),
+ * whose detail is the operator's, not the caller's.
+ * @example
+ * callerStatus({ code: 'EXECUTION_FAILED', message: 'bad signature', status: 401 }) // 401
+ * callerStatus({ code: 'TIMEOUT', message: 'node http_request-1 timed out', status: 504 }) // undefined
+ */
+export function callerStatus(error: { code?: string; status?: number } | undefined): number | undefined {
+  const status = error?.status;
+  return error?.code === 'EXECUTION_FAILED' && typeof status === 'number' && status >= 400 && status <= 599 ? status : undefined;
+}
+
+/**
  * The HTTP answer of an error for an outside caller, the one error mapper of every host and adapter: a
  * WeirError keeps its status, code and message; anything else becomes a 500 "internal error" (reported
  * through `report`), so no stack, path or secret reaches a caller.

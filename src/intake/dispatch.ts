@@ -1,5 +1,5 @@
 import type { ExecutionRecord, RunOptions } from '../flow/types.js';
-import { errorResponse } from '../errors.js';
+import { callerStatus, errorResponse } from '../errors.js';
 import type { ExecutionQueue } from '../queue/index.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { ErrorInfo, Outcome, TriggerEvent } from '../types/trigger.js';
@@ -17,6 +17,8 @@ export interface DispatcherOptions {
   limiter: Pick<ExecutionLimiter, 'run'>;
   /** The execution queue of a cluster: executions go there instead of running here. */
   queue?: ExecutionQueue | null;
+  /** A failed execution's answer carries the failing node's message (`webhook.exposeErrors`, for development). */
+  exposeErrors?: boolean;
 }
 
 /** How a caller that waits is answered (see {@link Dispatcher.answer}). */
@@ -73,14 +75,30 @@ const orNull = (r: unknown) => r ?? null;
 /** A queued execution's reply may still come this long after the caller's timeout answered it (then it is dropped). */
 const REPLY_GRACE_MS = 1000;
 
-/** The outcome of an execution that ended, or began waiting, before any Respond node: its result, 202 while it waits, or its error. */
-export function executionOutcome(record: FinishedRecord, wrap: (result: unknown) => unknown = orNull): Outcome {
+/**
+ * The outcome of an execution that ended, or began waiting, before any Respond node: its result, 202 while it
+ * waits, or its failure as {@link failureOutcome} answers it.
+ */
+export function executionOutcome(record: FinishedRecord, wrap: (result: unknown) => unknown = orNull, exposeErrors = false): Outcome {
   if (record.status === 'success') return { status: 200, body: wrap(record.result) };
   // It waits (stored) before answering: the caller learns so at once instead of holding on until a 504.
   if (record.status === 'waiting') return { status: 202, body: { executionId: record.id, status: 'waiting' } };
+  return failureOutcome(record, exposeErrors);
+}
+
+/**
+ * A failed execution's answer to the caller waiting on it: a status the flow threw on purpose with its message
+ * (see {@link callerStatus}); a cancellation as such; else 500 EXECUTION_FAILED naming only the execution,
+ * since what a flow's internals say is the operator's (the record and the log keep it). `exposeErrors`
+ * (`webhook.exposeErrors`, for development) answers the recorded error instead: code, message, failing node.
+ */
+function failureOutcome(record: FinishedRecord, exposeErrors: boolean): Outcome {
   const e = record.error ?? {};
-  const status = typeof e.status === 'number' && e.status >= 400 && e.status <= 599 ? e.status : 500;
-  return { status, body: { error: { code: e.code ?? 'EXECUTION_FAILED', message: e.message ?? `execution ${record.status}` } } };
+  const status = callerStatus(e);
+  if (status) return { status, body: { error: { code: 'EXECUTION_FAILED', message: e.message ?? '' } } };
+  if (record.status === 'cancelled') return { status: 500, body: { error: { code: 'CANCELLED', message: e.message ?? 'execution cancelled' } } };
+  const error = exposeErrors && e.message !== undefined ? { code: e.code ?? 'EXECUTION_FAILED', message: e.message, ...(e.node ? { node: e.node } : {}) } : { code: 'EXECUTION_FAILED', message: 'the flow failed' };
+  return { status: 500, body: { error: { ...error, executionId: record.id } } };
 }
 
 /**
@@ -92,6 +110,7 @@ export function executionOutcome(record: FinishedRecord, wrap: (result: unknown)
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { execute, limiter } = options;
+  const exposeErrors = options.exposeErrors === true;
   const queue = options.queue ?? null;
   const deadlines = createDeadlines();
 
@@ -131,7 +150,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         limiter
           .run((release) => start({ ...event, executionId }, release, onRespond, o.timeoutMs + REPLY_GRACE_MS))
           .then(
-            (record) => settle(executionOutcome(record, wrap)),
+            (record) => settle(executionOutcome(record, wrap, exposeErrors)),
             (err) => settle(errorResponse(err)),
           );
       });

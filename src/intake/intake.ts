@@ -83,7 +83,7 @@ export function createIntake(options: IntakeOptions): Intake {
   const limiter = createExecutionLimiter(options);
   // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
   const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, maxCrashes: maxCrashesOf(config) }) : null;
-  const dispatcher = createDispatcher({ execute: options.execute, limiter, queue });
+  const dispatcher = createDispatcher({ execute: options.execute, limiter, queue, exposeErrors: config.webhook?.exposeErrors });
   const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
   const tokens = createStatusTokens(options.storage.view('cloud', 'executions'));
   const webhooks = createWebhooks({ ...options, limiter, dispatcher, index, tokens });

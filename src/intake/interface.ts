@@ -1,9 +1,9 @@
-import { WeirError } from '../errors.js';
+import { callerStatus, WeirError } from '../errors.js';
 import { checkInput, type InputParam } from '../nodes/triggers/input-params.js';
 import type { PublishedWorkflow } from '../resources/workflows/index.js';
 import type { NodeRegistry } from '../nodes/index.js';
 import type { Outcome } from '../types/trigger.js';
-import { executionOutcome, type Dispatcher } from './dispatch.js';
+import type { Dispatcher } from './dispatch.js';
 import type { FlowIndex } from './flow-index.js';
 
 /** How long `/api/flows` waits for a flow before answering 504. */
@@ -59,10 +59,11 @@ export function createInterfaceEvents(options: { nodes: Nodes; dispatcher: Dispa
       const pub = await requirePublished(ref, false);
       checked(nodes, pub, input);
       const record = await dispatcher.run({ flow: pub, input, trigger: 'interface' });
-      const answer = executionOutcome(record);
       if (record.status === 'success') return record.result;
-      const error = (answer.body as { error: { code: string; message: string } }).error;
-      throw new WeirError('EXECUTION_FAILED', error.message, { status: answer.status, details: { executionId: record.id, code: error.code } });
+      // Server-side code is the operator's own: it gets the record's error whole, not a caller's answer.
+      const error = record.error ?? {};
+      const code = error.code ?? (record.status === 'cancelled' ? 'CANCELLED' : 'EXECUTION_FAILED');
+      throw new WeirError('EXECUTION_FAILED', error.message ?? `execution ${record.status}`, { status: callerStatus(error) ?? 500, details: { executionId: record.id, code } });
     },
 
     async call(ref, input) {

@@ -1,4 +1,4 @@
-import { WeirError } from '../errors.js';
+import { callerStatus, WeirError } from '../errors.js';
 import { check, defineNode, type Problem } from './define.js';
 import { service } from './resources/common.js';
 
@@ -25,7 +25,10 @@ export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({
     ctx.log(`called ${record.workflowName} (${record.workflowId}): execution ${record.id}, ${record.status}`);
     if (record.status !== 'success') {
       const e = record.error;
-      throw new WeirError(record.status === 'cancelled' ? 'CANCELLED' : 'EXECUTION_FAILED', `call_flow: ${record.workflowName} failed: ${e?.message ?? record.status}`, e?.status ? { status: e.status } : {});
+      // A status the called flow threw on purpose answers the caller as it was thrown, message included.
+      const status = callerStatus(e);
+      if (status) throw new WeirError('EXECUTION_FAILED', e!.message, { status });
+      throw new WeirError(record.status === 'cancelled' ? 'CANCELLED' : 'EXECUTION_FAILED', `call_flow: ${record.workflowName} failed: ${e?.message ?? record.status}`);
     }
     return record.result;
   },

@@ -136,7 +136,7 @@ function returnValue(realm: Realm, { end, json }: RunEnd, options: ExecuteOption
   return end === 'j' ? json : undefined;
 }
 
-/** A thrown value as a WeirError: limits become SANDBOX_LIMIT, a numeric `status` becomes the HTTP status. */
+/** A thrown value as a WeirError: limits become SANDBOX_LIMIT, a numeric `status` becomes the HTTP status (and its message the caller's). */
 function userError(realm: Realm, thrown: QuickJSHandle, { limit, memoryExhausted }: ExecuteOptions): WeirError {
   const { ctx } = realm;
   const isObject = ctx.typeof(thrown) === 'object';
@@ -157,10 +157,11 @@ function userError(realm: Realm, thrown: QuickJSHandle, { limit, memoryExhausted
   if (message === 'out of memory' || (nothing && memoryExhausted())) limit.stop('memory');
   if (name === 'InternalError' && message === 'stack overflow') limit.stop('stack');
   if (limit.stopped) return limit.error();
+  // An error thrown with a status is the code's answer to the webhook caller: its message goes out as written.
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599) return new WeirError('EXECUTION_FAILED', message, { status });
   // The code follows one line of its wrapper, so its line 1 is line 2 of code.js.
   const text = `${name && name !== 'Error' ? `${name}: ` : ''}${message}${line && Number(line) > 1 ? ` (line ${Number(line) - 1})` : ''}`;
-  const validStatus = typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;
-  return new WeirError('EXECUTION_FAILED', `code: ${text}`, validStatus ? { status } : {});
+  return new WeirError('EXECUTION_FAILED', `code: ${text}`);
 }
 
 // A thrown message is kept only up to this many characters: the error ends up in records and logs.

@@ -40,6 +40,8 @@ test('expressions nested 50,000 deep are refused with INVALID_CONFIG and a posit
 
 test('a Code node that recurses without end or feeds itself promises fails with SANDBOX_LIMIT; /healthz answers', async () => {
   const home = tmpDir('weir-hostile-');
+  // The answer carries the recorded error (its SANDBOX_LIMIT code and message) only with exposeErrors.
+  writeJson(home, 'weir.config.json', { webhook: { exposeErrors: true } });
   const weir = await createWeir({ home });
   const c = chain('webhook_trigger', [{ type: 'code', config: { code: 'return eval($input.body.code)' } }]);
   const { token } = await publish(weir, 'runner', { type: 'webhook_trigger', config: { respondImmediately: false } }, c.nodes, c.edges);

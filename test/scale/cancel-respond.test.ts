@@ -1,5 +1,6 @@
 // A Respond-mode webhook caller waiting on an intake host while its execution is cancelled on the queue:
-// answered at once with the cancelled execution's answer, not after the reply timeout.
+// answered at once with the cancelled execution's answer, not after the reply timeout. A failed one gets the
+// same answer as without a queue.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Queue } from 'bullmq';
@@ -92,6 +93,19 @@ test('cancel (library) of a running Respond-mode execution: the caller waiting o
   } finally {
     await server.close();
   }
+});
+
+test('a flow failing on a worker: the caller waiting on the intake host gets 500 EXECUTION_FAILED naming the execution, as without a queue', async () => {
+  const home = clusterHome(spec);
+  const c = chain('webhook_trigger', [{ type: 'code', config: { code: 'return $input.body.items.length' } }]);
+  const { token } = await publishFlow(home, 'failing', flow({ type: 'webhook_trigger', config: { respondImmediately: false, responseTimeoutMs: RESPONSE_TIMEOUT_MS } }, c.nodes, c.edges));
+  const intake = await startHost(home, ['--port', '0', '--role', 'intake']);
+  hosts.push(intake, await startHost(home, ['--role', 'worker']));
+  const got = await post(`${intake.url}/trigger/${token}`);
+  assert.is(got.status, 500);
+  assert.equal(got.body, { error: { code: 'EXECUTION_FAILED', message: 'the flow failed', executionId: got.executionId } });
+  const record = await until(() => observer.executions.get(got.executionId!).catch(() => null), 20_000, 'the failed record');
+  assert.match(record.error!.message, 'TypeError');
 });
 
 test('a Respond-mode caller answered 504 by its timeout leaves no wait behind on the intake host: it stops at once', async () => {
