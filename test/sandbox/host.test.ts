@@ -8,7 +8,8 @@ const CPU_MS = 1000;
 
 test('weir serve: a Code node spinning on $crypto and console fails at its CPU limit while /healthz answers within 100 ms', async () => {
   const home = tmpDir('weir-sandbox-');
-  writeJson(home, 'weir.config.json', { sandbox: { cpuMs: CPU_MS } });
+  // exposeErrors: the answer carries the recorded error (its SANDBOX_LIMIT code and message).
+  writeJson(home, 'weir.config.json', { sandbox: { cpuMs: CPU_MS }, webhook: { exposeErrors: true } });
   const weir = await createWeir({ home });
   const spin = "const s = 'S'.repeat(1e6); for (;;) { $crypto.sha256(s); console.log(s) }";
   // The webhook answers once the flow has ended, with its result or its error.

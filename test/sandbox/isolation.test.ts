@@ -147,9 +147,12 @@ test('code assigning inherited properties, implicit globals and globalThis works
   assert.equal(await run('const e = new Error(); e.name = "ValidationError"; e.message = "bad"; e.toString = function () { return "custom" }; return [e.name, e.message, String(e), new Error("x").name]'), ['ValidationError', 'bad', 'custom', 'Error']);
   const subclass = 'class ValidationError extends Error { constructor(m) { super(m); this.name = "ValidationError"; this.status = 422 } }';
   assert.equal(await run(`${subclass} const e = new ValidationError("no"); return [e.name, e instanceof Error, String(e)]`), ['ValidationError', true, 'ValidationError: no']);
-  // The line is where the error was made: the constructor, on line 1.
+  // With a status the error is the caller's answer: its message as thrown.
   const thrown = await failure(`${subclass}\nthrow new ValidationError("no")`);
-  assert.equal([thrown.message, thrown.status], ['code: ValidationError: no (line 1)', 422]);
+  assert.equal([thrown.message, thrown.status], ['no', 422]);
+  // Without one, the line is where the error was made: the constructor, on line 1.
+  const unanswered = await failure(`${subclass.replace(' this.status = 422', '')}\nthrow new ValidationError("no")`);
+  assert.equal([unanswered.message, unanswered.status], ['code: ValidationError: no (line 1)', 500]);
   assert.equal(await run('const o = {}; o.toString = () => "x"; o.valueOf = () => 2; o.constructor = "c"; o.hasOwnProperty = 1; return [String(o), o + 1, o.constructor, o.hasOwnProperty]'), ['x', 3, 'c', 1]);
   assert.equal(await run('function F() {} F.prototype.toString = function () { return "F" }; return String(new F())'), 'F');
   assert.is(await run('x = 5; return x'), 5);
