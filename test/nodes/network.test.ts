@@ -32,7 +32,8 @@ async function recorder(answer?: (req: Seen) => { status: number; location?: str
 /** A home holding one published webhook flow that sends the request its body describes; served by `weir serve`. */
 async function serveFetcher(config?: Record<string, unknown>) {
   const home = tmpDir('weir-net-');
-  if (config) writeJson(home, 'weir.config.json', config);
+  // exposeErrors: the webhook answer carries the node's error (FORBIDDEN and its message), not "the flow failed".
+  writeJson(home, 'weir.config.json', { ...config, webhook: { exposeErrors: true } });
   const weir = await createWeir({ home });
   const c = chain('webhook_trigger', [
     {

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createWeir } from '../../../src/weir.js';
+import { writeJson } from '../../_utils.js';
 import { assertResponsive, chain, publish, send, startServe, tmpDir } from '../../host/_helpers.js';
 
 const CTE = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 20000000) SELECT count(*) AS n FROM c';
@@ -12,6 +13,8 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/pr
 /** A home with a table and three webhook flows: a slow statement (timeoutMs 500), a blob of the asked size, and many rows. */
 async function sqlHome() {
   const home = tmpDir('weir-sql-');
+  // exposeErrors: the webhook answer carries the node's error (its code and message), not "the flow failed".
+  writeJson(home, 'weir.config.json', { webhook: { exposeErrors: true } });
   const weir = await createWeir({ home });
   const tokens: Record<string, string> = {};
   try {
