@@ -2,7 +2,6 @@ import type { Expressions } from '../expr/index.js';
 import type { NodeRegistry, Problem } from '../nodes/index.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
 import type { ConfigCheck } from '../resources/workflows/validate.js';
-import { policyProblems } from './policy.js';
 
 /** The first cycle among the edges, as node ids (`a -> b -> a`), or null. */
 function findCycle(config: FlowConfig): string[] | null {
@@ -32,8 +31,9 @@ function findCycle(config: FlowConfig): string[] | null {
 
 /**
  * The executor's save-time checks (run with the structural ones, on the nodes and edges that are well-formed;
- * nodes of an unknown type get no expression checks, their raw keys being unknown): every `{{ }}` parses (except in a node type's `rawKeys`), `retry`/`timeoutMs`/`onError` are
- * well-formed, edges leave branching nodes by a known handle, nothing points back at the trigger, no cycles.
+ * nodes of an unknown type get no expression checks, their raw keys being unknown): every `{{ }}` parses
+ * (except in a node type's `rawKeys`), edges leave branching nodes by a known handle, nothing points back at
+ * the trigger, no cycles.
  * @example
  * createWorkflows({ storage, nodes, bus, checks: [flowChecks({ nodes, expressions })] })
  */
@@ -43,11 +43,8 @@ export function flowChecks({ nodes, expressions }: { nodes: NodeRegistry; expres
     const types = new Map(config.nodes.map((n) => [n.id, n.type]));
     config.nodes.forEach((node, i) => {
       const def = nodes.get(node.type);
-      const cfg = node.config ?? {};
-      const at = `nodes[${i}].config`;
-      for (const p of policyProblems(cfg)) problems.push({ path: `${at}.${p.path}`, message: `${node.id}: ${p.message}` });
       if (!def || def.trigger) return;
-      for (const p of expressions.problems(cfg, at, def?.rawKeys)) problems.push({ path: p.path, message: `${node.id}: ${p.message}` });
+      for (const p of expressions.problems(node.config ?? {}, `nodes[${i}].config`, def.rawKeys)) problems.push({ path: p.path, message: `${node.id}: ${p.message}` });
     });
     (config.edges ?? []).forEach((edge, i) => {
       const def = nodes.get(types.get(edge.source) ?? '');

@@ -39,7 +39,8 @@ export interface Graph {
  * const graph = buildGraph(config, weir.nodes, expressions, checks)
  */
 export function buildGraph(config: FlowConfig, registry: NodeRegistry, expressions: Expressions, checks: ConfigCheck[] = []): Graph {
-  const problems = validateConfig(config, registry, checks);
+  // Not the schemas: a flow published before one of its keys was refused keeps running as it was published.
+  const problems = validateConfig(config, registry, checks, { schemas: false });
   if (problems.length) {
     throw new WeirError('INVALID_CONFIG', `the flow cannot run: ${problems.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`).join('; ')}`, {
       details: problems,

@@ -1,5 +1,6 @@
 import { WeirError } from '../errors.js';
 import type { Problem } from '../nodes/define.js';
+import type { JsonSchema } from '../util/json-schema.js';
 
 /** The per-node options that wrap a run: `retry: {max, backoffMs}` and a `timeoutMs` limit per attempt. */
 export interface NodePolicy {
@@ -9,6 +10,22 @@ export interface NodePolicy {
 
 const DEFAULT_BACKOFF_MS = 500;
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/** The options every node's config may hold besides its type's own keys, as JSON schema properties. */
+export const POLICY_PROPERTIES: Record<string, JsonSchema> = {
+  retry: {
+    type: 'object',
+    description: 'Retries after a failed attempt: up to max more attempts, backoffMs apart, doubling each time',
+    properties: {
+      max: { type: 'integer', minimum: 0, description: 'How many more attempts after the first' },
+      backoffMs: { type: 'integer', minimum: 0, description: 'Wait before the first retry in milliseconds (default 500), doubling after' },
+    },
+    required: ['max'],
+    additionalProperties: false,
+  },
+  timeoutMs: { type: 'number', description: 'Time limit of one attempt in milliseconds' },
+  onError: { enum: ['stop', 'continue'], description: '"stop" (default) fails the execution; "continue" records the error and goes on' },
+};
 
 /** Save-time checks of `retry`, `timeoutMs` and `onError` in a node's config. */
 export function policyProblems(config: Record<string, unknown>): Problem[] {

@@ -11,6 +11,15 @@ export const MAX_CALL_DEPTH = 8;
  */
 export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({
   type: 'call_flow',
+  config: {
+    type: 'object',
+    properties: {
+      flow: { type: 'string', description: 'The name or id of the published flow to run' },
+      input: { description: "The called flow's input (default {})" },
+    },
+    required: ['flow'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     check.required(config, 'flow', problems);

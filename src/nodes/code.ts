@@ -18,6 +18,15 @@ export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   rawKeys: ['code'],
   // A spinning run must fail as a broken CPU limit (SANDBOX_LIMIT), not race a wall-clock timer.
   ownsTimeout: true,
+  config: {
+    type: 'object',
+    properties: {
+      code: { type: 'string', description: 'A JavaScript function body, run isolated; what it returns is the data' },
+      timeoutMs: { type: 'number', description: 'Time limit of one attempt in milliseconds; also lowers the CPU limit of the code' },
+    },
+    required: ['code'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     if (check.required(config, 'code', problems) && config.code.includes('\0')) problems.push({ path: 'code', message: NUL_IN_CODE });

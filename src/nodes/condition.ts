@@ -30,6 +30,12 @@ let jsonLogic: typeof import('json-logic-js') | undefined;
 export const conditionNode = defineNode<{ rules: unknown }>({
   type: 'condition',
   handles: ['true', 'false'],
+  config: {
+    type: 'object',
+    properties: { rules: { description: 'A json-logic rule over {input, node, env}; its truth picks the "true" or "false" edges' } },
+    required: ['rules'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     if (config.rules === undefined) problems.push({ path: 'rules', message: '"rules" is required (a json-logic rule)' });

@@ -1,5 +1,6 @@
 import type { NodeLogLevel } from '../flow/types.js';
 import type { NodeServices } from '../types/node-services.js';
+import type { JsonSchema } from '../util/json-schema.js';
 
 /** A problem found in a flow config: where (a JSON path such as `nodes[2].config.url`) and what. */
 export interface Problem {
@@ -45,7 +46,13 @@ export interface NodeDefinition<C = Record<string, unknown>> {
    * checkpoint of its own after it ends, its record joins the next one, and a resume may run it again.
    */
   pure?: boolean;
-  /** Save-time checks of the node's config; an empty list means valid. */
+  /**
+   * The node's own config keys as a JSON schema (`type: 'object'`, each key with a `description`,
+   * `additionalProperties: false`). Save checks a config against it, with the options every node takes
+   * (`retry`, `timeoutMs`, `onError`) added, so an unknown key is refused there; a `{{ }}` string passes for any type.
+   */
+  config?: JsonSchema;
+  /** Save-time checks of the node's config a schema cannot say; an empty list means valid. */
   validate?(config: C): Problem[];
   run?(ctx: NodeContext<C>): unknown;
 }
@@ -53,7 +60,11 @@ export interface NodeDefinition<C = Record<string, unknown>> {
 /**
  * Declares a node type (an identity function that keeps the config type).
  * @example
- * export default defineNode({ type: 'delay', validate: (c) => [], run: async (ctx) => ctx.input })
+ * export default defineNode({
+ *   type: 'pause',
+ *   config: { type: 'object', properties: { ms: { type: 'number', minimum: 0, description: 'How long to wait' } }, additionalProperties: false },
+ *   run: async (ctx) => ctx.input,
+ * })
  */
 export const defineNode = <C = Record<string, unknown>>(def: NodeDefinition<C>): NodeDefinition<C> => def;
 

@@ -6,6 +6,12 @@ import { numberField } from './fields.js';
 export const delayNode = defineNode<{ ms: number }>({
   type: 'delay',
   pure: true,
+  config: {
+    type: 'object',
+    properties: { ms: { type: 'number', minimum: 0, description: 'How long to wait in milliseconds' } },
+    required: ['ms'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     numberField(config, 'ms', problems, { min: 0, required: true });

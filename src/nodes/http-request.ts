@@ -84,6 +84,19 @@ async function send(hop: Hop, signal: AbortSignal, policy: NetworkPolicy, secret
  */
 export const httpRequestNode = defineNode<HttpConfig>({
   type: 'http_request',
+  config: {
+    type: 'object',
+    properties: {
+      url: { type: 'string', description: 'The http or https URL to call' },
+      method: { type: 'string', description: `${METHODS.join(', ')} (default GET, any case)` },
+      headers: { type: 'object', description: 'Request headers' },
+      body: { description: 'The request body: text as it is, anything else as JSON' },
+      timeoutMs: { type: 'number', minimum: 1, description: 'Time limit of one attempt in milliseconds (default 30000)' },
+      secretHeaders: { type: 'array', items: { type: 'string' }, description: 'Header names that, like Authorization, never follow a redirect to another origin' },
+    },
+    required: ['url'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     if (typeof config.url !== 'string' || !config.url) problems.push({ path: 'url', message: '"url" is required' });

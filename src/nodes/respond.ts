@@ -9,6 +9,15 @@ import { numberField, objectField } from './fields.js';
  */
 export const respondNode = defineNode<{ status?: number; body?: unknown; headers?: Record<string, unknown> }>({
   type: 'respond',
+  config: {
+    type: 'object',
+    properties: {
+      status: { type: 'integer', minimum: 100, description: 'The HTTP status of the answer, 100 to 599 (default 200)' },
+      body: { description: "The answer's body, and the flow's result" },
+      headers: { type: 'object', description: 'Headers of the answer (names are sent in lower case)' },
+    },
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     numberField(config, 'status', problems, { min: 100, max: 599, integer: true });

@@ -4,6 +4,12 @@ import { objectField } from './fields.js';
 /** `{"values": {...}}`; data = `values` with expressions resolved. */
 export const setNode = defineNode<{ values: Record<string, unknown> }>({
   type: 'set',
+  config: {
+    type: 'object',
+    properties: { values: { type: 'object', description: 'The data this node outputs; its strings may hold {{ }} expressions' } },
+    required: ['values'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     objectField(config, 'values', problems, true);

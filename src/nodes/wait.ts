@@ -45,6 +45,16 @@ function timeOf(until: unknown): number {
  */
 export const waitNode = defineNode<WaitConfig>({
   type: 'wait',
+  config: {
+    type: 'object',
+    properties: {
+      for: { type: 'string', description: `Wait this long: ${DURATION_HINT}` },
+      until: { type: 'string', description: 'Wait until this ISO time (2026-12-01T09:00:00Z)' },
+      webhook: { type: 'boolean', description: 'true: wait for a call to $execution.resumeUrl' },
+      timeout: { type: 'string', description: `With webhook: fail with TIMEOUT when no call came within this long (${DURATION_HINT})` },
+    },
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     const given = KINDS.filter((k) => config[k] !== undefined);

@@ -18,7 +18,21 @@ export interface JsonSchema {
   pattern?: string;
   $ref?: string;
   $defs?: Record<string, JsonSchema>;
+  /** What the value means, for people (editors, `weir nodes <type>`); never checked. */
+  description?: string;
   [annotation: string]: unknown;
+}
+
+/** Options of {@link validateSchema} for documents checked before all their values are known (flow node configs). */
+export interface SchemaOptions {
+  /**
+   * True for a value known only later (in a flow node's config, a `{{ }}` template string, resolved when the
+   * node runs): it may stand for a value of any type, so it passes every check at its place. This is the one
+   * place where a template is let through a schema.
+   */
+  deferred?: (value: unknown) => boolean;
+  /** The message of an unknown key, given the keys allowed beside it (default: `unknown key (did you mean "x"?)`). */
+  unknownKey?: (key: string, known: string[]) => string;
 }
 
 /** One mismatch: where (`storage.cloud.driver`, `network.deny[0]`; empty for the document itself) and what. */
@@ -42,11 +56,13 @@ const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
  * round of fixes is enough. Unknown keys get a "did you mean" when a known key is one typo away.
  * @example
  * validateSchema({ publicURL: 'x' }, configSchema) // [{ path: 'publicURL', message: 'unknown key (did you mean "publicUrl"?)' }]
+ * validateSchema({ ms: '{{ $input.ms }}' }, delaySchema, { deferred: isTemplate }) // []
  */
-export function validateSchema(value: unknown, schema: JsonSchema): SchemaProblem[] {
+export function validateSchema(value: unknown, schema: JsonSchema, { deferred, unknownKey = typoHint }: SchemaOptions = {}): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const visit = (v: unknown, s: JsonSchema, path: string): void => {
     if (s.$ref) return visit(v, resolveRef(schema, s.$ref), path);
+    if (deferred?.(v)) return;
     const add = (message: string): void => void problems.push({ path, message });
     const types = s.type === undefined ? [] : [s.type].flat();
     if (types.length && !types.some((t) => matches(v, t))) return add(`must be ${types.map(article).join(' or ')}, got ${describe(v)}`);
@@ -59,14 +75,17 @@ export function validateSchema(value: unknown, schema: JsonSchema): SchemaProble
     const known = s.properties ?? {};
     for (const [key, item] of Object.entries(v)) {
       if (Object.hasOwn(known, key)) visit(item, known[key], join(path, key));
-      else if (s.additionalProperties === false) {
-        const guess = nearest(key, Object.keys(known));
-        problems.push({ path: join(path, key), message: `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}` });
-      } else if (isObject(s.additionalProperties)) visit(item, s.additionalProperties, join(path, key));
+      else if (s.additionalProperties === false) problems.push({ path: join(path, key), message: unknownKey(key, Object.keys(known)) });
+      else if (isObject(s.additionalProperties)) visit(item, s.additionalProperties, join(path, key));
     }
   };
   visit(value, schema, '');
   return problems;
+}
+
+function typoHint(key: string, known: string[]): string {
+  const guess = nearest(key, known);
+  return `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}`;
 }
 
 function resolveRef(root: JsonSchema, ref: string): JsonSchema {

@@ -79,4 +79,94 @@ test('near misses of a trigger, a short type and a swapped pair of letters get s
   assert.match(saved.stderr, 'exactly one trigger node, found 0');
 });
 
+// A newcomer's first flow, as issue #33 met it: `webhook` for `webhook_trigger`, `value` for `values`.
+const firstFlow = {
+  nodes: [
+    { id: 'webhook-1', type: 'webhook', config: {} },
+    { id: 'set-1', type: 'set', config: { value: { greeting: 'hi {{ body.name }}' } } },
+  ],
+  edges: [{ id: 'e1', source: 'webhook-1', target: 'set-1' }],
+};
+
+test('an unknown node type and an unknown config key are each named with the valid one (exit 1)', async () => {
+  const home = tmpDir();
+  assert.is((await cli(['f', 'create', 'greeter'], { home })).code, 0);
+  const r = await cli(['f', 'save', 'greeter', writeJson(home, 'first.json', firstFlow)], { home });
+  assert.is(r.code, 1);
+  assert.match(r.stderr, '\n  - nodes[0].type: webhook-1: unknown node type "webhook"; did you mean "webhook_trigger"?\n');
+  assert.match(r.stderr, '\n  - nodes[1].config.value: set-1: unknown key "value"; did you mean "values"?\n');
+  assert.match(r.stderr, '\n  - nodes[1].config.values: set-1: "values" is required');
+});
+
+test('--json: each problem, the unknown key among them, is in error.details with its path', async () => {
+  const home = tmpDir();
+  assert.is((await cli(['f', 'create', 'greeter'], { home })).code, 0);
+  const r = await cli(['f', 'save', 'greeter', writeJson(home, 'first.json', firstFlow), '--json'], { home });
+  assert.is(r.code, 1);
+  assert.is(r.stdout, '');
+  const { error } = JSON.parse(r.stderr);
+  assert.is(error.code, 'INVALID_CONFIG');
+  assert.equal(error.details, [
+    { path: 'nodes[0].type', message: 'webhook-1: unknown node type "webhook"; did you mean "webhook_trigger"?' },
+    { path: 'nodes[1].config.values', message: 'set-1: "values" is required' },
+    { path: 'nodes[1].config.value', message: 'set-1: unknown key "value"; did you mean "values"?' },
+    { path: 'nodes', message: 'a flow needs exactly one trigger node, found 0' },
+  ]);
+});
+
+test('unknown keys on triggers, in inputParams and in retry are refused; a key far from any lists the keys', async () => {
+  const home = tmpDir();
+  assert.is((await cli(['f', 'create', 'keys'], { home })).code, 0);
+  const webhook = {
+    nodes: [
+      { id: 'webhook_trigger-1', type: 'webhook_trigger', config: { respondImediately: false } },
+      { id: 'http_request-1', type: 'http_request', config: { url: 'https://example.com', retry: { max: 2, backof: 100 }, verb: 'POST' } },
+    ],
+    edges: [{ id: 'e1', source: 'webhook_trigger-1', target: 'http_request-1' }],
+  };
+  const r = await cli(['f', 'save', 'keys', writeJson(home, 'webhook.json', webhook), '--json'], { home });
+  assert.is(r.code, 1);
+  assert.equal(JSON.parse(r.stderr).error.details, [
+    { path: 'nodes[0].config.respondImediately', message: 'webhook_trigger-1: unknown key "respondImediately"; did you mean "respondImmediately"?' },
+    { path: 'nodes[1].config.retry.backof', message: 'http_request-1: unknown key "backof"; did you mean "backoffMs"?' },
+    {
+      path: 'nodes[1].config.verb',
+      message: 'http_request-1: unknown key "verb"; the keys here are "url", "method", "headers", "body", "timeoutMs", "secretHeaders", "retry", "onError"',
+    },
+  ]);
+
+  const manual = {
+    nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', config: { inputParams: [{ name: 'id', type: 'number', requried: true }] } }],
+    edges: [],
+  };
+  const m = await cli(['f', 'save', 'keys', writeJson(home, 'manual.json', manual)], { home });
+  assert.is(m.code, 1);
+  assert.match(m.stderr, 'nodes[0].config.inputParams[0].requried: manual_trigger-1: unknown key "requried"; did you mean "required"?');
+  const got = (await cli(['f', 'get', 'keys', '--json'], { home })).json();
+  assert.equal(got.config.nodes[0].config, {}, 'nothing was saved');
+});
+
+test('a {{ }} template stands for a value of any type; only the unknown key beside it is refused', async () => {
+  const home = tmpDir();
+  assert.is((await cli(['f', 'create', 'typed'], { home })).code, 0);
+  const config = {
+    nodes: [
+      { id: 'webhook_trigger-1', type: 'webhook_trigger', config: { respondImmediately: false } },
+      { id: 'delay-1', type: 'delay', config: { ms: '{{ body.ms }}', mss: 5 } },
+      { id: 'respond-1', type: 'respond', config: { status: '{{ body.status }}', headers: '{{ body.headers }}', body: '{{ body }}' } },
+    ],
+    edges: [
+      { id: 'e1', source: 'webhook_trigger-1', target: 'delay-1' },
+      { id: 'e2', source: 'delay-1', target: 'respond-1' },
+    ],
+  };
+  const r = await cli(['f', 'save', 'typed', writeJson(home, 'typed.json', config), '--json'], { home });
+  assert.is(r.code, 1);
+  assert.equal(JSON.parse(r.stderr).error.details, [
+    { path: 'nodes[1].config.mss', message: 'delay-1: unknown key "mss"; did you mean "ms"?' },
+  ]);
+  delete (config.nodes[1].config as Record<string, unknown>).mss;
+  assert.is((await cli(['f', 'save', 'typed', writeJson(home, 'typed.json', config)], { home })).code, 0);
+});
+
 test.run();

@@ -5,6 +5,16 @@ import { service, stringField } from './common.js';
 /** `{"query", "limit"?, "folder"?}`: full-text search of the knowledge base; data = the hits, best first. */
 export const knowledgeSearchNode = defineNode<{ query: string; limit?: number; folder?: string }>({
   type: 'knowledge_search',
+  config: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'The words to search for (full text)' },
+      limit: { type: 'integer', minimum: 1, description: 'At most this many hits, 1 to 1000' },
+      folder: { type: 'string', description: 'Search only the documents in this folder' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
   pure: true,
   validate(config) {
     const problems: Problem[] = [];

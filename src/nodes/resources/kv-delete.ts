@@ -4,6 +4,15 @@ import { service, stringField } from './common.js';
 /** `{"namespace", "key"}`; data = `{key, deleted}` (false when the key was absent). */
 export const kvDeleteNode = defineNode<{ namespace: string; key: string }>({
   type: 'kv_delete',
+  config: {
+    type: 'object',
+    properties: {
+      namespace: { type: 'string', description: 'The key-value namespace, by name or id' },
+      key: { type: 'string', description: 'The key' },
+    },
+    required: ['namespace', 'key'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     stringField(config, 'namespace', problems);

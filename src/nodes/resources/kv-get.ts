@@ -4,6 +4,15 @@ import { service, stringField } from './common.js';
 /** `{"namespace", "key"}`; data = the value (a string), or null when the key is absent. */
 export const kvGetNode = defineNode<{ namespace: string; key: string }>({
   type: 'kv_get',
+  config: {
+    type: 'object',
+    properties: {
+      namespace: { type: 'string', description: 'The key-value namespace, by name or id' },
+      key: { type: 'string', description: 'The key' },
+    },
+    required: ['namespace', 'key'],
+    additionalProperties: false,
+  },
   pure: true,
   validate(config) {
     const problems: Problem[] = [];

@@ -4,6 +4,16 @@ import { asText, service, stringField } from './common.js';
 /** `{"namespace", "key", "value"}`; a non-string value is stored as its JSON text. */
 export const kvSetNode = defineNode<{ namespace: string; key: string; value: unknown }>({
   type: 'kv_set',
+  config: {
+    type: 'object',
+    properties: {
+      namespace: { type: 'string', description: 'The key-value namespace, by name or id' },
+      key: { type: 'string', description: 'The key' },
+      value: { description: 'The value to store: a string as it is, anything else as its JSON text' },
+    },
+    required: ['namespace', 'key', 'value'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     stringField(config, 'namespace', problems);

@@ -5,6 +5,14 @@ import { service, storageKeyField } from './common.js';
 /** `{"key"}`; data = the object's metadata and `content` (text, or base64 for binary types). */
 export const storageGetNode = defineNode<{ key: string }>({
   type: 'storage_get',
+  config: {
+    type: 'object',
+    properties: {
+      key: { type: 'string', description: 'The object key, path-like (invoices/2026/a.pdf)' },
+    },
+    required: ['key'],
+    additionalProperties: false,
+  },
   pure: true,
   validate(config) {
     const problems: Problem[] = [];

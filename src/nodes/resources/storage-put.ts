@@ -7,6 +7,16 @@ import { asText, service, storageKeyField } from './common.js';
  */
 export const storagePutNode = defineNode<{ key: string; content: unknown; contentType?: string }>({
   type: 'storage_put',
+  config: {
+    type: 'object',
+    properties: {
+      key: { type: 'string', description: 'The object key, path-like (invoices/2026/a.pdf)' },
+      content: { description: 'What to store: text as UTF-8, anything else as JSON' },
+      contentType: { type: 'string', description: "The media type (default: from the key's extension; application/json for content that is not text under a key without one)" },
+    },
+    required: ['key', 'content'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     storageKeyField(config, problems);

@@ -9,6 +9,15 @@ import { service, tableField } from './common.js';
  */
 export const tableInsertNode = defineNode<{ table: string; row: Record<string, unknown> }>({
   type: 'table_insert',
+  config: {
+    type: 'object',
+    properties: {
+      table: { type: 'string', description: 'The table: user.<name>, system.<name> or a table id' },
+      row: { type: 'object', description: 'The row to insert, column by column' },
+    },
+    required: ['table', 'row'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     tableField(config, problems);

@@ -10,6 +10,17 @@ import { service, stringField, tableField } from './common.js';
 export const tableQueryNode = defineNode<{ table: string; sql: string; params?: unknown[] | Record<string, unknown>; timeoutMs?: number }>({
   type: 'table_query',
   rawKeys: ['sql'],
+  config: {
+    type: 'object',
+    properties: {
+      table: { type: 'string', description: 'The table: user.<name>, system.<name> or a table id' },
+      sql: { type: 'string', description: 'One SQL statement naming only that table, quoted; no {{ }} (values go in params)' },
+      params: { type: ['array', 'object'], description: 'Values bound to the ? (an array) or :name (an object) placeholders, never spliced' },
+      timeoutMs: { type: 'number', description: 'Time limit of one attempt in milliseconds; also stops the statement when shorter than tables.timeoutMs' },
+    },
+    required: ['table', 'sql'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     tableField(config, problems);

@@ -1,4 +1,6 @@
 import type { Problem } from '../define.js';
+import { isObject } from '../../util/json.js';
+import type { JsonSchema } from '../../util/json-schema.js';
 
 export const PARAM_TYPES = ['string', 'number', 'boolean', 'object', 'array'] as const;
 
@@ -9,24 +11,33 @@ export interface InputParam {
   required?: boolean;
 }
 
-/** Save-time check of `inputParams`. */
+/** The config of a trigger whose caller gives the input (`manual_trigger`, `interface_event_trigger`). */
+export const INPUT_PARAMS_CONFIG: JsonSchema = {
+  type: 'object',
+  properties: {
+    inputParams: {
+      type: 'array',
+      description: 'The inputs a caller must give; a call with one missing or of another type is refused before the flow runs',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'The key in the input object' },
+          type: { enum: [...PARAM_TYPES], description: `Its type: ${PARAM_TYPES.join(', ')}` },
+          required: { type: 'boolean', description: 'true: a call without it is refused (default false)' },
+        },
+        required: ['name', 'type'],
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+};
+
+/** Save-time check of `inputParams` beyond {@link INPUT_PARAMS_CONFIG}: a name may not be missing or empty. */
 export function validateInputParams(config: { inputParams?: unknown }): Problem[] {
   const params = config.inputParams;
-  if (params === undefined) return [];
-  if (!Array.isArray(params)) return [{ path: 'inputParams', message: '"inputParams" must be an array' }];
-  const problems: Problem[] = [];
-  params.forEach((p, i) => {
-    const at = `inputParams[${i}]`;
-    if (!p || typeof p !== 'object') return problems.push({ path: at, message: 'must be an object' });
-    if (typeof p.name !== 'string' || !p.name) problems.push({ path: `${at}.name`, message: 'name is required' });
-    if (!PARAM_TYPES.includes(p.type)) {
-      problems.push({ path: `${at}.type`, message: `type must be one of ${PARAM_TYPES.join(', ')}` });
-    }
-    if (p.required !== undefined && typeof p.required !== 'boolean') {
-      problems.push({ path: `${at}.required`, message: 'required must be a boolean' });
-    }
-  });
-  return problems;
+  if (!Array.isArray(params)) return [];
+  return params.flatMap((p, i) => (isObject(p) && (p.name === undefined || p.name === '') ? [{ path: `inputParams[${i}].name`, message: 'name is required' }] : []));
 }
 
 /** Checks an input object against declared params; returns one message per problem. */

@@ -106,5 +106,21 @@ export function scheduleProblems(config: Partial<ScheduleConfig>): Problem[] {
 export const scheduleTrigger = defineNode<Partial<ScheduleConfig>>({
   type: 'schedule_trigger',
   trigger: true,
+  config: {
+    type: 'object',
+    properties: {
+      scheduleType: { enum: [...SCHEDULE_TYPES], description: 'How the runs are timed; each type reads the fields named after it' },
+      intervalValue: { type: 'integer', minimum: 1, description: 'interval: run every this many units, counted from the publish time' },
+      intervalUnit: { enum: [...INTERVAL_UNITS], description: 'interval: the unit of intervalValue' },
+      cronExpression: { type: 'string', description: 'cron: five fields, minute hour day-of-month month weekday (0,30 9-17 * * mon-fri)' },
+      dailyTime: { type: 'string', pattern: HHMM.source, description: 'daily (required) and weekly (default 00:00): the time of day, 24-hour HH:MM' },
+      weeklyDay: { type: 'integer', minimum: 0, description: 'weekly: the day, 0 (Sunday) to 6 (Saturday)' },
+      timezone: { type: 'string', description: 'The IANA time zone of the times, e.g. Europe/Paris (default UTC)' },
+      catchUp: { type: 'boolean', description: 'true: after downtime, run the last missed slot at start (default: skip missed runs)' },
+      allowOverlap: { type: 'boolean', description: 'true: a run may start while the previous one still runs (default: that slot is skipped)' },
+    },
+    required: ['scheduleType'],
+    additionalProperties: false,
+  },
   validate: scheduleProblems,
 });

@@ -1,24 +1,36 @@
 import { check, defineNode, type Problem } from '../define.js';
-import { validateInputParams } from './input-params.js';
+import { INPUT_PARAMS_CONFIG, validateInputParams } from './input-params.js';
 
 /** A backend function the frontend calls with `callFlow(name, input)`. */
 export const interfaceEventTrigger = defineNode({
   type: 'interface_event_trigger',
   trigger: true,
+  config: INPUT_PARAMS_CONFIG,
   validate: validateInputParams,
 });
 
 /** Started by hand (`weir workflows run`). */
-export const manualTrigger = defineNode({ type: 'manual_trigger', trigger: true, validate: validateInputParams });
+export const manualTrigger = defineNode({ type: 'manual_trigger', trigger: true, config: INPUT_PARAMS_CONFIG, validate: validateInputParams });
 
 /** An HTTP request to the flow's token URL (`/trigger/<token>`; the token never changes). */
 export const webhookTrigger = defineNode({
   type: 'webhook_trigger',
   trigger: true,
+  config: {
+    type: 'object',
+    properties: {
+      respondImmediately: {
+        type: 'boolean',
+        description: 'true (default): answer 200 {executionId, statusUrl} at once; false: answer with the first respond node, or the result',
+      },
+      responseTimeoutMs: { type: 'number', description: 'With respondImmediately false: how long the caller waits in milliseconds (default 30000)' },
+      idempotencyHeader: { type: 'string', description: 'The header whose repeated value runs a delivery once (default Idempotency-Key)' },
+      dedupeWindowMs: { type: 'number', description: 'How long such a value is remembered in milliseconds (default 24 h)' },
+    },
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
-    check.optional(config, 'respondImmediately', 'boolean', problems);
-    check.optional(config, 'idempotencyHeader', 'string', problems);
     for (const key of ['responseTimeoutMs', 'dedupeWindowMs']) {
       const v = config[key];
       if (v !== undefined && !(typeof v === 'number' && v > 0)) problems.push({ path: key, message: `"${key}" must be a positive number` });
@@ -31,6 +43,15 @@ export const webhookTrigger = defineNode({
 export const inboundCallTrigger = defineNode({
   type: 'inbound_call_trigger',
   trigger: true,
+  config: {
+    type: 'object',
+    properties: {
+      phoneNumberId: { type: 'string', description: "The called number: the voice provider's phone number id, the E.164 number or its Twilio SID" },
+      agentId: { type: 'string', description: 'The voice agent that takes the calls' },
+    },
+    required: ['phoneNumberId', 'agentId'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     check.required(config, 'phoneNumberId', problems);
@@ -45,6 +66,12 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 export const smsReceivedTrigger = defineNode({
   type: 'sms_received_trigger',
   trigger: true,
+  config: {
+    type: 'object',
+    properties: { phoneNumber: { type: 'string', pattern: E164.source, description: 'The receiving number in E.164 format, e.g. +15551234567' } },
+    required: ['phoneNumber'],
+    additionalProperties: false,
+  },
   validate(config) {
     const problems: Problem[] = [];
     if (check.required(config, 'phoneNumber', problems) && !E164.test(config.phoneNumber as string)) {

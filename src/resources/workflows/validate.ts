@@ -1,4 +1,7 @@
-import type { NodeRegistry, Problem } from '../../nodes/index.js';
+import { POLICY_PROPERTIES, policyProblems } from '../../flow/policy.js';
+import { isTemplate } from '../../nodes/fields.js';
+import type { NodeDefinition, NodeRegistry, Problem } from '../../nodes/index.js';
+import { validateSchema } from '../../util/json-schema.js';
 import { isObject } from '../../util/json.js';
 import { didYouMean } from '../../util/nearest.js';
 import type { FlowConfig, FlowEdge, FlowNode } from './types.js';
@@ -7,6 +10,15 @@ const NODE_ID = /^([a-z][a-z0-9_]*)-(\d+)$/;
 
 /** Extra save-time checks a subsystem adds (e.g. the expression parser): return problems for a config. */
 export type ConfigCheck = (config: FlowConfig) => Problem[];
+
+/** Options of {@link validateConfig}. */
+export interface ValidateOptions {
+  /**
+   * Check each node's config against its type's schema: unknown keys, types (default true). Save and publish
+   * check it; a stored config about to run does not, so a flow published before a key was refused keeps running.
+   */
+  schemas?: boolean;
+}
 
 /** The well-formed part of a config, and where each of its nodes and edges sits in the original. */
 interface Sound {
@@ -17,13 +29,14 @@ interface Sound {
 
 /**
  * Every problem of a flow config at once: shape, exactly one trigger, node id pattern `<type>-<number>`,
- * duplicate ids, dangling edges, unknown types (with the nearest known type), each node type's own checks,
- * and the extra checks (expressions, handles, edges into the trigger, cycles). The extra checks see the
- * well-formed nodes and edges, so a broken node does not hide the problems of the others.
+ * duplicate ids, dangling edges, unknown types (with the nearest known type), each node's config (its type's
+ * own checks, `retry`/`timeoutMs`/`onError`, its type's schema: unknown keys, types), and the extra checks
+ * (expressions, handles, edges into the trigger, cycles). The extra checks see the well-formed nodes and
+ * edges, so a broken node does not hide the problems of the others.
  * @example
  * validateConfig(config, nodes, [flowChecks({ nodes, expressions })]) // [] when the config is valid
  */
-export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks: ConfigCheck[] = []): Problem[] {
+export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks: ConfigCheck[] = [], { schemas = true }: ValidateOptions = {}): Problem[] {
   if (!isObject(config)) return [{ path: '', message: 'the configuration must be a JSON object with "nodes" and "edges"' }];
   const problems: Problem[] = [];
   const add = (path: string, message: string) => problems.push({ path, message });
@@ -51,11 +64,10 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
     const configOk = node.config === undefined || isObject(node.config);
     if (!configOk) add(`${at}.config`, `${id}: config must be an object`);
     const def = nodes.get(type);
-    if (!def) {
-      add(`${at}.type`, `${id}: unknown node type "${type}"${didYouMean(type, nodes.keys())}`);
-    } else {
-      if (def.trigger) triggers++;
-      for (const p of (configOk && def.validate?.((node.config ?? {}) as Record<string, unknown>)) || []) {
+    if (!def) add(`${at}.type`, `${id}: unknown node type "${type}"${didYouMean(type, nodes.keys())}`);
+    else if (def.trigger) triggers++;
+    if (configOk) {
+      for (const p of configProblems((node.config ?? {}) as Record<string, unknown>, def, schemas)) {
         add(`${at}.config${p.path ? `.${p.path}` : ''}`, `${id}: ${p.message}`);
       }
     }
@@ -81,13 +93,39 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
       sound.edgeAt.push(i);
     }
   });
-  // A place already reported (e.g. `timeoutMs` checked by both its node type and the run policy) is told once.
+  // A place already reported is told once (a `timeoutMs` of "{{ x(" is neither a number nor an expression).
   const reported = new Set(problems.map((p) => p.path));
   for (const check of extraChecks) {
     for (const p of check(sound.config)) {
       const path = originalPath(p.path, sound);
       if (!reported.has(path)) problems.push({ ...p, path });
     }
+  }
+  return problems;
+}
+
+/**
+ * The problems of one node's config, a place told once (the first to find it words it): its type's own checks,
+ * the options every node takes, then its type's schema with those options added (the unknown keys).
+ */
+function configProblems(config: Record<string, unknown>, def: NodeDefinition<any> | undefined, schemas: boolean): Problem[] {
+  const problems = def?.validate?.(config) ?? [];
+  const add = (more: Problem[]) => {
+    const told = new Set(problems.map((p) => p.path));
+    problems.push(...more.filter((p) => !told.has(p.path)));
+  };
+  add(policyProblems(config));
+  if (schemas && def?.config) {
+    const own = def.config.properties ?? {};
+    // The type's own keys first (they are what an unknown key is most likely meant to be), a type's own word on an option kept.
+    const properties = { ...own, ...Object.fromEntries(Object.entries(POLICY_PROPERTIES).filter(([key]) => !Object.hasOwn(own, key))) };
+    add(
+      validateSchema(config, { ...def.config, properties }, {
+        // A trigger's config is read as written; another node's strings are templates resolved when it runs.
+        deferred: def.trigger ? undefined : isTemplate,
+        unknownKey: (key, known) => `unknown key "${key}"${didYouMean(key, known) || `; the keys here are ${known.map((k) => `"${k}"`).join(', ')}`}`,
+      }),
+    );
   }
   return problems;
 }
