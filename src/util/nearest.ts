@@ -40,8 +40,9 @@ export function nearest(word: string, candidates: Iterable<string>): string | nu
 
 /**
  * The valid names closest to an unknown one, best first (at most `max`): likely typos (as `nearest` judges
- * them), then names that hold the word as one of their parts (`webhook` -> `webhook_trigger`, `tables` ->
- * `data tables`), so a user who knows half a name is shown the whole.
+ * them), then names that hold the word, or a one-letter typo of it, as one of their parts (`webhook` and
+ * `webhok` -> `webhook_trigger`), so a user who knows half a name is shown the whole. A name that differs
+ * only in case is the closest of all.
  * @example
  * closest('webhook', ['webhook_trigger', 'set', 'respond']) // ['webhook_trigger']
  */
@@ -51,10 +52,12 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
   const scored: Array<[string, number]> = [];
   for (const candidate of new Set(candidates)) {
     const c = candidate.toLowerCase();
-    if (c === lower) continue;
+    if (candidate === word) continue;
     const d = editDistance(lower, c);
     if (d <= limit) scored.push([candidate, d]);
-    else if (lower.length >= 3 && c.split(/[^a-z0-9]+/).some((part) => part === lower || (lower.length >= 4 && part.startsWith(lower)))) scored.push([candidate, limit + 1]);
+    else if (lower.length >= 3 && c.split(/[^a-z0-9]+/).some((part) => part === lower || (lower.length >= 4 && (part.startsWith(lower) || editDistance(lower, part) <= 1)))) {
+      scored.push([candidate, limit + 1]);
+    }
   }
   return scored.sort((a, b) => a[1] - b[1]).slice(0, max).map(([c]) => c);
 }
