@@ -113,9 +113,11 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   let finish!: (v: WalkResult) => void;
   const done = new Promise<WalkResult>((resolve) => (finish = resolve));
 
-  // Several predecessors: the input is an object of their data by node id; one: its data as is.
+  // Several predecessors: the input is an object of their data by node id; one: its data as is, also when it
+  // delivers over two edges into the node.
   const deliver = (target: number, from: GraphNode, data: unknown) => {
     const prev = inboxFrom[target];
+    if (prev === from.info.id) return;
     if (prev === undefined) {
       inbox[target] = data;
       inboxFrom[target] = from.info.id;

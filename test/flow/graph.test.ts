@@ -61,6 +61,22 @@ test('fan-in input: one predecessor gives its data, several give an object by no
   await weir.close();
 });
 
+// The shrunk case of test/props/executor.test.ts (issue #34): trigger -> node over two edges.
+test('a node reached over two edges from one predecessor gets its data as is, not keyed by its id', async () => {
+  const weir = await memoryWeir({ nodes: [{ type: 'echo', run: (ctx) => ({ got: ctx.input }) }] });
+  const config = chain(
+    [{ id: 'echo-1', type: 'echo' }],
+    [
+      { id: 'e1', source: 'manual_trigger-1', target: 'echo-1' },
+      { id: 'e2', source: 'manual_trigger-1', target: 'echo-1' },
+    ],
+  );
+  const r = await runConfig(weir, config, { a: 1 });
+  assert.is(r.status, 'success');
+  assert.equal(r.nodes['echo-1'].data, { got: { a: 1 } });
+  await weir.close();
+});
+
 test('a node nothing leads to is skipped, and does not hold back the nodes it feeds', async () => {
   const weir = await memoryWeir();
   const config = chain(
