@@ -66,7 +66,6 @@ export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBu
     url,
     prefix,
     nodeId: newId('node'),
-    redis,
     async claim(name, ttlMs) {
       return (await (await redis()).set(key(name), '1', 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK';
     },

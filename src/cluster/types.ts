@@ -1,5 +1,3 @@
-import type { Redis } from 'ioredis';
-
 /**
  * What several `weir serve` processes of one organization share besides storage: a Redis server for slot
  * claims (schedules) and pub/sub (publish propagation, Respond answers). Connections open on first use.
@@ -10,8 +8,6 @@ export interface Cluster {
   prefix: string;
   /** This process's id in the cluster (reply channels, loop-free broadcasts). */
   nodeId: string;
-  /** The command connection (opened on first call). */
-  redis(): Promise<Redis>;
   /** True for exactly one caller per key while the claim lives (`SET NX PX`). */
   claim(key: string, ttlMs: number): Promise<boolean>;
   publish(channel: string, message: unknown): Promise<void>;

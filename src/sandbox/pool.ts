@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WeirError } from '../errors.js';
 import { LONG_RUN_MS, type EngineOptions, type Job, type Reply, type WorkerAnswer } from './engine.js';
@@ -202,8 +205,19 @@ function workerFailure(err: unknown, cpuMs: number, engine: EngineOptions): Weir
 function startWorker(workerData: EngineOptions): Worker {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new Worker(new URL('./sandbox-worker.js', here), { workerData });
-  const loader = import.meta.resolve('tsx/esm/api');
+  const loader = tsxLoader(here);
   const entry = new URL('./worker.ts', here).href;
   const source = `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}) })`;
   return new Worker(source, { eval: true, workerData });
+}
+
+/**
+ * The ESM entry of tsx's loader API, found as `import.meta.resolve('tsx/esm/api')` would find it: the CommonJS
+ * build's shims give `import.meta` only its `url`, and `require.resolve` would pick the CommonJS entry.
+ */
+function tsxLoader(from: string): string {
+  const require = createRequire(from);
+  const manifest = require.resolve('tsx/package.json');
+  const { exports } = require(manifest) as { exports: Record<string, { import: { default: string } }> };
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api'].import.default)).href;
 }
