@@ -38,6 +38,11 @@ export function nearest(word: string, candidates: Iterable<string>): string | nu
   return best;
 }
 
+/** A name's parts (`webhook_trigger` -> webhook, trigger) hold the word, as a whole, a start or a one-letter typo. */
+const holdsAsPart = (name: string, word: string): boolean =>
+  word.length >= 3 &&
+  name.split(/[^a-z0-9]+/).some((part) => part === word || (word.length >= 4 && part.startsWith(word)) || (word.length >= 5 && editDistance(word, part) <= 1));
+
 /**
  * The valid names closest to an unknown one, best first (at most `max`): likely typos (as `nearest` judges
  * them), then names that hold the word, or a one-letter typo of it, as one of their parts (`webhook` and
@@ -55,9 +60,7 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
     if (candidate === word) continue;
     const d = editDistance(lower, c);
     if (d <= limit) scored.push([candidate, d]);
-    else if (lower.length >= 3 && c.split(/[^a-z0-9]+/).some((part) => part === lower || (lower.length >= 4 && (part.startsWith(lower) || editDistance(lower, part) <= 1)))) {
-      scored.push([candidate, limit + 1]);
-    }
+    else if (holdsAsPart(c, lower)) scored.push([candidate, limit + 1]);
   }
   return scored.sort((a, b) => a[1] - b[1]).slice(0, max).map(([c]) => c);
 }
