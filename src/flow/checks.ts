@@ -1,4 +1,5 @@
 import type { Expressions } from '../expr/index.js';
+import { handlesOf } from '../nodes/define.js';
 import type { NodeRegistry, Problem } from '../nodes/index.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
 import type { ConfigCheck } from '../resources/workflows/validate.js';
@@ -41,15 +42,20 @@ export function flowChecks({ nodes, expressions }: { nodes: NodeRegistry; expres
   return (config) => {
     const problems: Problem[] = [];
     const types = new Map(config.nodes.map((n) => [n.id, n.type]));
+    const handles = new Map<string, readonly string[] | null>();
+    for (const n of config.nodes) {
+      const def = nodes.get(n.type);
+      handles.set(n.id, def ? handlesOf(def, n.config ?? {}) : null);
+    }
     config.nodes.forEach((node, i) => {
       const def = nodes.get(node.type);
       if (!def || def.trigger) return;
       for (const p of expressions.problems(node.config ?? {}, `nodes[${i}].config`, def.rawKeys)) problems.push({ path: p.path, message: `${node.id}: ${p.message}` });
     });
     (config.edges ?? []).forEach((edge, i) => {
-      const def = nodes.get(types.get(edge.source) ?? '');
-      if (def?.handles && edge.sourceHandle !== undefined && !def.handles.includes(String(edge.sourceHandle))) {
-        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edge.id ?? i}: "${edge.source}" has the handles ${def.handles.map((h) => `"${h}"`).join(', ')}, not "${edge.sourceHandle}"` });
+      const known = handles.get(edge.source);
+      if (known && edge.sourceHandle !== undefined && !known.includes(String(edge.sourceHandle))) {
+        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edge.id ?? i}: "${edge.source}" has the handles ${known.map((h) => `"${h}"`).join(', ')}, not "${edge.sourceHandle}"` });
       }
       if (nodes.get(types.get(edge.target) ?? '')?.trigger) {
         problems.push({ path: `edges[${i}].target`, message: `edge ${edge.id ?? i}: a trigger node cannot be the target of an edge` });

@@ -1,5 +1,6 @@
 import { WeirError } from '../errors.js';
 import type { Evaluate, Expressions } from '../expr/index.js';
+import { handlesOf } from '../nodes/define.js';
 import type { NodeDefinition, NodeRegistry } from '../nodes/index.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
 import { validateConfig, type ConfigCheck } from '../resources/workflows/validate.js';
@@ -13,6 +14,8 @@ export interface GraphNode {
   config: Record<string, unknown>;
   /** Resolves the config's templates; null when the config holds none (it is then passed as is). */
   render: Evaluate | null;
+  /** The handles of a branching node, resolved from its config once here; null when it does not branch. */
+  handles: readonly string[] | null;
   /** Outgoing edges by target index; `handle` only on edges leaving a branching node. */
   out: Array<{ target: number; handle?: string }>;
   /** Number of incoming edges; the node is settled once that many have delivered or been cut. */
@@ -59,6 +62,7 @@ export function buildGraph(config: FlowConfig, registry: NodeRegistry, expressio
       def,
       config: cfg,
       render: def.trigger ? null : expressions.compileValue(cfg, def.rawKeys),
+      handles: handlesOf(def, cfg),
       out: [],
       inCount: 0,
       policy: nodePolicy(cfg, def.ownsTimeout),
@@ -68,7 +72,7 @@ export function buildGraph(config: FlowConfig, registry: NodeRegistry, expressio
   for (const e of config.edges ?? []) {
     const source = nodes[byId.get(e.source)!];
     const target = byId.get(e.target)!;
-    source.out.push(source.def.handles && e.sourceHandle !== undefined ? { target, handle: String(e.sourceHandle) } : { target });
+    source.out.push(source.handles && e.sourceHandle !== undefined ? { target, handle: String(e.sourceHandle) } : { target });
     nodes[target].inCount++;
   }
   const orphans = nodes.filter((n) => n.inCount === 0 && n.index !== trigger).map((n) => n.index);

@@ -176,7 +176,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     if (result instanceof Suspend) return suspend(node, result.wait, startedAt);
     let data = result;
     let handle: string | undefined;
-    if (node.def.handles) {
+    if (node.handles) {
       // A branching node returns { handle, data }: only edges with that handle (or none) deliver.
       const branch = result as { handle?: unknown; data?: unknown } | null;
       handle = branch?.handle === undefined ? undefined : String(branch.handle);

@@ -1,4 +1,4 @@
-import type { NodeLogLevel } from '../flow/types.js';
+import type { ExecutionFacade, NodeLogLevel } from '../flow/types.js';
 import type { NodeServices } from '../types/node-services.js';
 import type { JsonSchema } from '../util/json-schema.js';
 
@@ -25,18 +25,33 @@ export interface NodeContext<C = Record<string, unknown>> {
   onCancel(fn: () => void): () => void;
   /** What the node may use of the instance running the flow: resource managers, the sandbox, `run`. */
   services: NodeServices;
-  /** Execution-level facilities (respond, ids); filled in by the executor. */
-  execution: Record<string, any>;
+  /** The execution this node runs in: its ids, trigger input, node records so far, `respond`; filled in by the executor. */
+  execution: ExecutionFacade;
 }
 
-/**
- * A node type. Trigger nodes start a flow and output their input; other nodes get a `run` function.
- * `handles` names the outgoing edge handles of a branching node (`["true", "false"]`).
- */
+/** What a node type's documentation says: generated into docs/flows.md, `weir nodes` and the workflow schema. */
+export interface NodeDocs<C = Record<string, unknown>> {
+  /** One sentence: what the node does. */
+  summary: string;
+  /** What the node's output `data` holds. */
+  output: string;
+  /** A config that saves as is (a test saves every built-in node's example in a flow). */
+  example: C;
+}
+
+/** A node's outgoing edge handles: a fixed list, or a function of its config (a switch's cases). */
+export type NodeHandles<C> = readonly string[] | ((config: C) => readonly string[]);
+
+/** A node type. Trigger nodes start a flow and output their input; other nodes get a `run` function. */
 export interface NodeDefinition<C = Record<string, unknown>> {
   type: string;
   trigger?: boolean;
-  handles?: readonly string[];
+  /**
+   * The outgoing edge handles of a branching node (`["true", "false"]`), or a function of its config that
+   * names them; its `run` then returns `{ handle, data }` and only the edges with that handle (or none) deliver.
+   */
+  handles?: NodeHandles<C>;
+  docs?: NodeDocs<C>;
   /** Config keys whose strings are not expressions (e.g. the `code` of a Code node). */
   rawKeys?: readonly string[];
   /** `run` applies the config's `timeoutMs` itself (the Code node as its CPU limit) instead of racing a timer. */
@@ -67,6 +82,17 @@ export interface NodeDefinition<C = Record<string, unknown>> {
  * })
  */
 export const defineNode = <C = Record<string, unknown>>(def: NodeDefinition<C>): NodeDefinition<C> => def;
+
+/**
+ * The handles edges may leave a node by, or null when it does not branch (its edges take no handle).
+ * Called when a flow is saved and when its graph is built, never per execution.
+ * @example
+ * handlesOf(conditionNode, {}) // ['true', 'false']
+ */
+export function handlesOf<C>(def: NodeDefinition<C>, config: C): readonly string[] | null {
+  if (!def.handles) return null;
+  return typeof def.handles === 'function' ? def.handles(config) : def.handles;
+}
 
 /** Reusable config checks for `validate` functions. */
 export const check = {
