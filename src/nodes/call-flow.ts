@@ -11,6 +11,11 @@ export const MAX_CALL_DEPTH = 8;
  */
 export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({
   type: 'call_flow',
+  docs: {
+    summary: 'Runs the published copy of another flow as its own execution; its failure fails this node',
+    output: "The called flow's result",
+    example: { flow: 'send-invoice', input: { orderId: '{{ $input.id }}' } },
+  },
   config: {
     type: 'object',
     properties: {

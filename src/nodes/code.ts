@@ -14,6 +14,11 @@ import type { ExecutionVariables } from '../flow/types.js';
  */
 export const codeNode = defineNode<{ code: string; timeoutMs?: number }>({
   type: 'code',
+  docs: {
+    summary: 'Runs a JavaScript function body in an isolated sandbox with $input, $node, $env, $now and $crypto',
+    output: 'What the code returns (JSON); a throw fails the node',
+    example: { code: 'return { total: $input.items.length }' },
+  },
   pure: true,
   rawKeys: ['code'],
   // A spinning run must fail as a broken CPU limit (SANDBOX_LIMIT), not race a wall-clock timer.

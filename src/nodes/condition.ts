@@ -29,6 +29,11 @@ let jsonLogic: typeof import('json-logic-js') | undefined;
  */
 export const conditionNode = defineNode<{ rules: unknown }>({
   type: 'condition',
+  docs: {
+    summary: 'Decides between two branches by a json-logic rule over {input, node, env}: edges leave by "true" or "false"',
+    output: '`{ result }`, the truth of the rule',
+    example: { rules: { '>': [{ var: 'input.amount' }, 100] } },
+  },
   handles: ['true', 'false'],
   config: {
     type: 'object',

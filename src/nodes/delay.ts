@@ -5,6 +5,11 @@ import { numberField } from './fields.js';
 /** `{"ms": N}`; waits (cancellable), then passes its input on. */
 export const delayNode = defineNode<{ ms: number }>({
   type: 'delay',
+  docs: {
+    summary: 'Waits in memory for a number of milliseconds (cancellable), then goes on',
+    output: 'Its input, unchanged',
+    example: { ms: 500 },
+  },
   pure: true,
   config: {
     type: 'object',

@@ -84,6 +84,11 @@ async function send(hop: Hop, signal: AbortSignal, policy: NetworkPolicy, secret
  */
 export const httpRequestNode = defineNode<HttpConfig>({
   type: 'http_request',
+  docs: {
+    summary: 'Calls an HTTP(S) URL allowed by the network policy, following redirects without leaking credentials',
+    output: '`{ status, headers, body }`: a JSON response parsed, other types as text; any status is data',
+    example: { method: 'POST', url: 'https://api.example.com/orders', headers: { 'content-type': 'application/json' }, body: { id: '{{ $input.id }}' } },
+  },
   config: {
     type: 'object',
     properties: {

@@ -9,6 +9,11 @@ import { numberField, objectField } from './fields.js';
  */
 export const respondNode = defineNode<{ status?: number; body?: unknown; headers?: Record<string, unknown> }>({
   type: 'respond',
+  docs: {
+    summary: "Answers the waiting webhook or interface caller (the first Respond node wins) and sets the flow's result",
+    output: "The answer `{ status, body, headers }`; its body is the flow's result",
+    example: { status: 201, body: { ok: true, id: '{{ $execution.id }}' }, headers: { 'x-source': 'weir' } },
+  },
   config: {
     type: 'object',
     properties: {

@@ -45,6 +45,11 @@ function timeOf(until: unknown): number {
  */
 export const waitNode = defineNode<WaitConfig>({
   type: 'wait',
+  docs: {
+    summary: 'Makes the execution wait, stored rather than in memory: for a duration, until a time, or for a call to $execution.resumeUrl',
+    output: "After a time wait its input; after a webhook wait the call's `{ body, headers, query, method }`",
+    example: { webhook: true, timeout: '2d' },
+  },
   config: {
     type: 'object',
     properties: {

@@ -1,10 +1,11 @@
 import { WeirError } from '../errors.js';
 import { isObject } from './json.js';
-import { nearest } from './nearest.js';
+import { didYouMean, nearest } from './nearest.js';
 
 /**
  * The part of JSON Schema (draft 2020-12) weir's own schemas use: `type`, `properties`,
- * `additionalProperties`, `required`, `enum`, `items`, `minimum`, `pattern` and `$ref` to `#/$defs/<name>`.
+ * `additionalProperties`, `required`, `enum`, `const`, `items`, `minimum`, `pattern`, `anyOf`, `oneOf` and `$ref`
+ * to `#/$defs/<name>`.
  * Other keywords (`description`, `title`, ...) are annotations and change nothing.
  */
 export interface JsonSchema {
@@ -13,11 +14,15 @@ export interface JsonSchema {
   additionalProperties?: boolean | JsonSchema;
   required?: string[];
   enum?: unknown[];
+  const?: unknown;
   items?: JsonSchema;
   minimum?: number;
   pattern?: string;
   $ref?: string;
   $defs?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+  /** Exactly one branch must match; a branch whose `const` fails is not the one meant (a node of another `type`). */
+  oneOf?: JsonSchema[];
   /** What the value means, for people (editors, `weir nodes <type>`); never checked. */
   description?: string;
   [annotation: string]: unknown;
@@ -59,28 +64,60 @@ const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
  * validateSchema({ ms: '{{ $input.ms }}' }, delaySchema, { deferred: isTemplate }) // []
  */
 export function validateSchema(value: unknown, schema: JsonSchema, { deferred, unknownKey = typoHint }: SchemaOptions = {}): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
-  const visit = (v: unknown, s: JsonSchema, path: string): void => {
-    if (s.$ref) return visit(v, resolveRef(schema, s.$ref), path);
+  // A failed `const` tells a oneOf that its branch is not the one meant.
+  const constFailures = new WeakSet<SchemaProblem>();
+  const visit = (v: unknown, s: JsonSchema, path: string, out: SchemaProblem[]): void => {
+    if (s.$ref) return visit(v, resolveRef(schema, s.$ref), path, out);
     if (deferred?.(v)) return;
-    const add = (message: string): void => void problems.push({ path, message });
+    const add = (message: string): void => void out.push({ path, message });
     const types = s.type === undefined ? [] : [s.type].flat();
     if (types.length && !types.some((t) => matches(v, t))) return add(`must be ${types.map(article).join(' or ')}, got ${describe(v)}`);
     if (s.enum && !s.enum.some((e) => e === v)) return add(`must be one of ${s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join(', ')}, got ${describe(v)}`);
+    if (s.const !== undefined && v !== s.const) {
+      const problem = { path, message: `must be ${JSON.stringify(s.const)}, got ${describe(v)}` };
+      constFailures.add(problem);
+      return void out.push(problem);
+    }
+    if (s.anyOf) {
+      const tried = s.anyOf.map((branch) => branchProblems(v, branch, path));
+      if (!tried.some((p) => !p.length)) out.push(...tried[0]);
+    }
+    if (s.oneOf) oneOfProblems(v, s.oneOf, path, out);
     if (typeof v === 'number' && s.minimum !== undefined && v < s.minimum) add(`must be ${s.minimum} or more, got ${v}`);
     if (typeof v === 'string' && s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) add(`${JSON.stringify(v)} does not match ${s.pattern}`);
-    if (Array.isArray(v) && s.items) v.forEach((item, i) => visit(item, s.items!, `${path}[${i}]`));
+    if (Array.isArray(v) && s.items) v.forEach((item, i) => visit(item, s.items!, `${path}[${i}]`, out));
     if (!isObject(v)) return;
-    for (const key of s.required ?? []) if (!(key in v)) problems.push({ path: join(path, key), message: 'is required' });
+    for (const key of s.required ?? []) if (!(key in v)) out.push({ path: join(path, key), message: 'is required' });
     const known = s.properties ?? {};
     for (const [key, item] of Object.entries(v)) {
-      if (Object.hasOwn(known, key)) visit(item, known[key], join(path, key));
-      else if (s.additionalProperties === false) problems.push({ path: join(path, key), message: unknownKey(key, Object.keys(known)) });
-      else if (isObject(s.additionalProperties)) visit(item, s.additionalProperties, join(path, key));
+      if (Object.hasOwn(known, key)) visit(item, known[key], join(path, key), out);
+      else if (s.additionalProperties === false) out.push({ path: join(path, key), message: unknownKey(key, Object.keys(known)) });
+      else if (isObject(s.additionalProperties)) visit(item, s.additionalProperties, join(path, key), out);
     }
   };
-  visit(value, schema, '');
-  return problems;
+  const branchProblems = (v: unknown, branch: JsonSchema, path: string): SchemaProblem[] => {
+    const out: SchemaProblem[] = [];
+    visit(v, branch, path, out);
+    return out;
+  };
+  const oneOfProblems = (v: unknown, branches: JsonSchema[], path: string, out: SchemaProblem[]): void => {
+    const tried = branches.map((branch) => branchProblems(v, branch, path));
+    const passing = tried.filter((p) => !p.length).length;
+    if (passing === 1) return;
+    if (passing > 1) return void out.push({ path, message: `matches ${passing} of its allowed shapes, not exactly one` });
+    // The branches whose constants hold are the ones meant: with one left, its problems are the value's.
+    const meant = tried.filter((p) => !p.some((problem) => constFailures.has(problem)));
+    if (meant.length === 1) return void out.push(...meant[0]);
+    // No branch meant, each for a constant of the same key (a node's unknown `type`): name the nearest constant.
+    const misses = tried.flatMap((p) => p.filter((problem) => constFailures.has(problem)));
+    const key = misses[0]?.path.slice(path ? path.length + 1 : 0);
+    if (!meant.length && isObject(v) && key && misses.every((m) => m.path === join(path, key))) {
+      const allowed = branches.map((branch) => (branch.$ref ? resolveRef(schema, branch.$ref) : branch).properties?.[key]?.const).filter((c): c is string => typeof c === 'string');
+      return void out.push({ path: join(path, key), message: `unknown value ${describe(v[key])}${didYouMean(String(v[key]), allowed)}` });
+    }
+    out.push({ path, message: `matches none of its ${branches.length} allowed shapes` });
+  };
+  return branchProblems(value, schema, '');
 }
 
 function typoHint(key: string, known: string[]): string {

@@ -11,6 +11,7 @@ import { logs, preview, servers } from './devserver.js';
 import { webviewCommands } from './webview.js';
 import { project } from './project.js';
 import { serve } from './serve.js';
+import { nodes } from './nodes.js';
 
 /** The whole command table (groups, aliases, commands); usage, checks and dispatch derive from it. */
 export const root: GroupSpec = {
@@ -18,6 +19,7 @@ export const root: GroupSpec = {
   summary: 'weir: an embeddable workflow-automation runtime',
   commands: [
     workflows,
+    nodes,
     interfaces,
     agent,
     voiceAgents,

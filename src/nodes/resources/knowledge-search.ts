@@ -5,6 +5,11 @@ import { service, stringField } from './common.js';
 /** `{"query", "limit"?, "folder"?}`: full-text search of the knowledge base; data = the hits, best first. */
 export const knowledgeSearchNode = defineNode<{ query: string; limit?: number; folder?: string }>({
   type: 'knowledge_search',
+  docs: {
+    summary: 'Full-text search of the knowledge base',
+    output: 'The hits, best first',
+    example: { query: '{{ $input.question }}', limit: 5 },
+  },
   config: {
     type: 'object',
     properties: {

@@ -4,6 +4,11 @@ import { service, stringField } from './common.js';
 /** `{"namespace", "key"}`; data = `{key, deleted}` (false when the key was absent). */
 export const kvDeleteNode = defineNode<{ namespace: string; key: string }>({
   type: 'kv_delete',
+  docs: {
+    summary: 'Deletes a key of a key-value namespace',
+    output: '`{ key, deleted }` (false when the key was absent)',
+    example: { namespace: 'sessions', key: '{{ $input.sessionId }}' },
+  },
   config: {
     type: 'object',
     properties: {

@@ -4,6 +4,11 @@ import { service, stringField } from './common.js';
 /** `{"namespace", "key"}`; data = the value (a string), or null when the key is absent. */
 export const kvGetNode = defineNode<{ namespace: string; key: string }>({
   type: 'kv_get',
+  docs: {
+    summary: 'Reads a key of a key-value namespace',
+    output: 'The value (a string), or null when the key is absent',
+    example: { namespace: 'sessions', key: '{{ $input.sessionId }}' },
+  },
   config: {
     type: 'object',
     properties: {

@@ -4,6 +4,11 @@ import { asText, service, stringField } from './common.js';
 /** `{"namespace", "key", "value"}`; a non-string value is stored as its JSON text. */
 export const kvSetNode = defineNode<{ namespace: string; key: string; value: unknown }>({
   type: 'kv_set',
+  docs: {
+    summary: 'Stores a value under a key of a key-value namespace',
+    output: '`{ key, value }` as stored',
+    example: { namespace: 'sessions', key: '{{ $input.sessionId }}', value: { user: '{{ $input.user }}' } },
+  },
   config: {
     type: 'object',
     properties: {

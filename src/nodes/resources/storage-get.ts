@@ -5,6 +5,11 @@ import { service, storageKeyField } from './common.js';
 /** `{"key"}`; data = the object's metadata and `content` (text, or base64 for binary types). */
 export const storageGetNode = defineNode<{ key: string }>({
   type: 'storage_get',
+  docs: {
+    summary: 'Reads an object of the file storage',
+    output: "The object's metadata and `content` (text, or base64 for binary types)",
+    example: { key: 'invoices/2026/a.pdf' },
+  },
   config: {
     type: 'object',
     properties: {

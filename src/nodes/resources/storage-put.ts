@@ -7,6 +7,11 @@ import { asText, service, storageKeyField } from './common.js';
  */
 export const storagePutNode = defineNode<{ key: string; content: unknown; contentType?: string }>({
   type: 'storage_put',
+  docs: {
+    summary: 'Writes an object to the file storage',
+    output: "The stored object's metadata",
+    example: { key: 'reports/{{ $execution.id }}.json', content: { total: 42 } },
+  },
   config: {
     type: 'object',
     properties: {

@@ -9,6 +9,11 @@ import { service, tableField } from './common.js';
  */
 export const tableInsertNode = defineNode<{ table: string; row: Record<string, unknown> }>({
   type: 'table_insert',
+  docs: {
+    summary: 'Inserts a row into a table; run again after a crash, it finds its row instead of adding a second one',
+    output: 'The row as stored',
+    example: { table: 'user.orders', row: { customer: '{{ $input.customer }}', total: 42 } },
+  },
   config: {
     type: 'object',
     properties: {

@@ -9,6 +9,11 @@ import { service, stringField, tableField } from './common.js';
  */
 export const tableQueryNode = defineNode<{ table: string; sql: string; params?: unknown[] | Record<string, unknown>; timeoutMs?: number }>({
   type: 'table_query',
+  docs: {
+    summary: 'Runs one SQL statement on a table, values bound from params',
+    output: 'The rows, or `{ changes }` for a write without RETURNING',
+    example: { table: 'user.orders', sql: 'SELECT * FROM "user.orders" WHERE customer = ?', params: ['{{ $input.customer }}'] },
+  },
   rawKeys: ['sql'],
   config: {
     type: 'object',

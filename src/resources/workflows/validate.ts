@@ -1,5 +1,6 @@
-import { POLICY_PROPERTIES, policyProblems } from '../../flow/policy.js';
+import { policyProblems } from '../../flow/policy.js';
 import { isTemplate } from '../../nodes/fields.js';
+import { nodeConfigSchema } from '../../nodes/schema.js';
 import type { NodeDefinition, NodeRegistry, Problem } from '../../nodes/index.js';
 import { validateSchema } from '../../util/json-schema.js';
 import { isObject } from '../../util/json.js';
@@ -115,14 +116,12 @@ function configProblems(config: Record<string, unknown>, def: NodeDefinition<any
     problems.push(...more.filter((p) => !told.has(p.path)));
   };
   add(policyProblems(config));
-  if (schemas && def?.config) {
-    const own = def.config.properties ?? {};
-    // The type's own keys first (they are what an unknown key is most likely meant to be), a type's own word on an option kept.
-    const properties = { ...own, ...Object.fromEntries(Object.entries(POLICY_PROPERTIES).filter(([key]) => !Object.hasOwn(own, key))) };
+  const schema = schemas && def ? nodeConfigSchema(def) : null;
+  if (schema) {
     add(
-      validateSchema(config, { ...def.config, properties }, {
+      validateSchema(config, schema, {
         // A trigger's config is read as written; another node's strings are templates resolved when it runs.
-        deferred: def.trigger ? undefined : isTemplate,
+        deferred: def?.trigger ? undefined : isTemplate,
         unknownKey: (key, known) => `unknown key "${key}"${didYouMean(key, known) || `; the keys here are ${known.map((k) => `"${k}"`).join(', ')}`}`,
       }),
     );
