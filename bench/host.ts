@@ -16,7 +16,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
-import { createScheduler } from '../src/intake/schedule.js';
+import { createScheduler } from '../src/triggers/schedule/scheduler.js';
 import { NODE_RED_SKIPPED, nodeRedDir, startNodeRed } from './_node-red.js';
 import { cpuCeiling, median, percentile, report, start, stop, withCpu } from './_stats.js';
 

@@ -55,7 +55,7 @@ const weir = await createWeir({ home: queueHome });
 const { id } = await weir.workflows.create('io-bound', undefined, { config: trigger('manual_trigger', {}, [{ id: 'delay-1', type: 'delay', config: { ms: 50 } }]) as never });
 await weir.workflows.publish(id);
 const pub = (await weir.workflows.findPublished(id))!;
-const queue = weir.intake.queue!;
+const queue = weir.runtime.queue!;
 const workflow = { id: pub.id, name: pub.name, version: pub.version, config: pub.config };
 const runJobs = (n: number) => Promise.all(Array.from({ length: n }, () => queue.run({ workflow, input: {}, trigger: 'manual' })));
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
-import { twilioSignature } from '../src/intake/telephony/signatures.js';
+import { twilioSignature } from '../src/triggers/telephony/signatures.js';
 import { report, start, stop } from './_stats.js';
 
 interface Result {

@@ -116,3 +116,27 @@ export function errorResponse(err: unknown, report?: (err: unknown) => void): { 
   }
   return toHttp(err);
 }
+
+/** The part of a failed (or cancelled) execution's record its caller's answer is made from. */
+export interface FailedRun {
+  id: string;
+  status: string;
+  error?: { code?: string; message?: string; node?: string; status?: number };
+}
+
+/**
+ * A failed execution's answer to the caller waiting on it: a status the flow threw on purpose with its message
+ * (see {@link callerStatus}); a cancellation as such; else 500 EXECUTION_FAILED naming only the execution,
+ * since what a flow's internals say is the operator's (the record and the log keep it). `exposeErrors`
+ * (`webhook.exposeErrors`, for development) answers the recorded error instead: code, message, failing node.
+ * @example
+ * failureResponse({ id: 'exec_1', status: 'error', error: { message: 'boom' } }) // { status: 500, body: { error: { code: 'EXECUTION_FAILED', message: 'the flow failed', executionId: 'exec_1' } } }
+ */
+export function failureResponse(run: FailedRun, exposeErrors = false): { status: number; body: unknown } {
+  const e = run.error ?? {};
+  const status = callerStatus(e);
+  if (status) return { status, body: { error: { code: 'EXECUTION_FAILED', message: e.message ?? '' } } };
+  if (run.status === 'cancelled') return { status: 500, body: { error: { code: 'CANCELLED', message: e.message ?? 'execution cancelled' } } };
+  const error = exposeErrors && e.message !== undefined ? { code: e.code ?? 'EXECUTION_FAILED', message: e.message, ...(e.node ? { node: e.node } : {}) } : { code: 'EXECUTION_FAILED', message: 'the flow failed' };
+  return { status: 500, body: { error: { ...error, executionId: run.id } } };
+}

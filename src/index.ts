@@ -76,7 +76,7 @@ export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, Int
 export type { Projects, ProjectState } from './resources/projects/index.js';
 export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './resources/voice-agents/index.js';
 export type { VoiceAgent, VoicePhoneNumber, VoiceProvider, TelephonyProvider, TwilioNumber } from './providers/index.js';
-export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './intake/telephony/signatures.js';
+export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './triggers/telephony/signatures.js';
 export type { Tables, TableMeta, TableDetails, TableSchema, ColumnDef, IndexDef, ColumnType, Row, ExecResult, TableEngine, SystemTable } from './resources/tables/index.js';
 export type { Kv, KvNamespace } from './resources/kv/index.js';
 export type { Objects, ObjectInfo } from './resources/objects/index.js';

@@ -10,7 +10,7 @@ import { createCancelRequests } from './resources/executions/cancel-requests.js'
 import { createCancel } from './resources/executions/cancel.js';
 import { createExecutionControl } from './resources/executions/control.js';
 import type { WeirExecutions } from './types/executions.js';
-import { cloudProbe } from './intake/changes.js';
+import { cloudProbe } from './runtime/changes.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createInterfaces, type Interfaces } from './resources/interfaces/index.js';
 import { createAgents, type Agents } from './resources/agents/index.js';
@@ -24,8 +24,8 @@ import { createVoiceAgents, type VoiceAgents } from './resources/voice-agents/in
 import { openStorage, type KeyValueStorage, type Storages } from './storage/index.js';
 import { createCluster, type Cluster } from './cluster/index.js';
 import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
-import { createCapture, type Capture } from './intake/capture.js';
-import { createIntake, type Intake } from './intake/intake.js';
+import { createCapture, type Capture } from './triggers/webhook/capture.js';
+import { createRuntime, type Runtime } from './runtime/index.js';
 import { cachedPublicBase, publicBase } from './host/serve-info.js';
 import { createResumeTokens, createWaitStore, createWaits } from './waits/index.js';
 import { waitClaim } from './waits/claims.js';
@@ -60,8 +60,8 @@ export interface WeirOptions {
 
 /**
  * A weir instance: what embedders use (the resource managers, `run`, `executeFlow`, `close`) and what the
- * hosts built on it share (bus, executor, intake). Assembled once by {@link createWeir}, as a constant: queue
- * mode (`queue` in `weir.config.json`) is chosen then, inside the intake.
+ * hosts built on it share (bus, executor, runtime). Assembled once by {@link createWeir}, as a constant: queue
+ * mode (`queue` in `weir.config.json`) is chosen then, inside the runtime.
  */
 export interface Weir {
   /** Directory holding all state; none for an instance on injected or memory storage. */
@@ -112,8 +112,8 @@ export interface Weir {
   readonly voiceAgents: VoiceAgents;
   /** Webhook capture sessions (`webhook-listen/poll/accept/decline`). */
   readonly capture: Capture;
-  /** Webhook intake, interface events and the execution limiter that hosts share. */
-  readonly intake: Intake;
+  /** The runtime: dispatcher, execution limiter, durable deliveries, resume; webhook intake and interface events that hosts share. */
+  readonly runtime: Runtime;
   /**
    * Runs a published flow for a server-side caller, input checked against its `inputParams`; resolves to its
    * result, typed as the caller says it is (`T` is not checked at run time).
@@ -178,8 +178,8 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const tokens = createResumeTokens({ store: waitStore, base: cachedPublicBase(home, config.publicUrl) });
   const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, running, resumeUrl: tokens.url });
   const run = createRun({ workflows, executor });
-  const intake = createIntake({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
-  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: (request) => executor.run(request), limiter: intake.limiter, bus, cluster, claim: waitClaim({ cluster, home }) });
+  const runtime = createRuntime({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
+  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: (request) => executor.run(request), limiter: runtime.limiter, bus, cluster, claim: waitClaim({ cluster, home }) });
   // Around persistence: the config and tokens are stored before the waiting record, its wakes after it.
   executor.hooks['execution:end'].unshift(waits.hooks.prepare);
   executor.hooks['execution:end'].push(waits.hooks.register);
@@ -187,18 +187,18 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
     const values = Object.values(await secrets.valuesNow());
     return values.length ? createMasker(values).record(record) : record;
   };
-  const cancel = createCancel({ executions, cancelHere: running.cancel, requests, queue: intake.queue, mask });
+  const cancel = createCancel({ executions, cancelHere: running.cancel, requests, queue: runtime.queue, mask });
   const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: executor.run, cancel });
   const weir: Weir = {
     home, config, storage, bus, nodes, env, network, cluster,
     workflows, executions: { ...executions, ...control }, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
     agents, projects, voiceAgents, capture,
-    intake,
+    runtime,
     waits,
-    executeFlow: <T>(ref: string, input?: unknown) => intake.events.executeFlow(ref, input) as Promise<T>,
+    executeFlow: <T>(ref: string, input?: unknown) => runtime.events.executeFlow(ref, input) as Promise<T>,
     async close() {
       await waits.stop();
-      await intake.close();
+      await runtime.close();
       await cancelWatch.close();
       await tables.close();
       await sandbox.close();

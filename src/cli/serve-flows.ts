@@ -1,6 +1,6 @@
 import type { ScheduleConfig } from '../nodes/triggers/schedule.js';
 import type { NodeRegistry } from '../nodes/index.js';
-import { triggerType } from '../intake/not-live.js';
+import { triggerType } from '../triggers/webhook/not-live.js';
 import type { WeirLogger } from '../logging/logger.js';
 import type { PublishedWorkflow, Workflows } from '../resources/workflows/index.js';
 

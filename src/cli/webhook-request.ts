@@ -35,7 +35,7 @@ function pairs(items: string[] | undefined, flag: string): Array<[string, string
 
 /**
  * The input a webhook flow gets from `weir workflows run`: the same `{body, headers, query, method, rawBody}`
- * the webhook route builds for a request with this body (src/intake/webhook-input.ts), decoded by the host's
+ * the webhook route builds for a request with this body (src/triggers/webhook/input.ts), decoded by the host's
  * own body decoder. A plain object, not the route's `WebhookInput`: the run is recorded as a manual one, whose
  * input is stored as it is. The body is
  * JSON (`content-type: application/json`) unless a `--header content-type=...` says otherwise; header names

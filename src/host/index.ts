@@ -1,8 +1,8 @@
 import type { Cluster } from '../cluster/index.js';
 import { slotClaim } from '../cluster/slots.js';
-import type { Intake } from '../intake/intake.js';
-import { cloudProbe, createFreshness } from '../intake/changes.js';
-import { createScheduler, type Clock, type Scheduler } from '../intake/schedule.js';
+import type { Runtime } from '../runtime/index.js';
+import { cloudProbe, createFreshness } from '../runtime/changes.js';
+import { createScheduler, type Clock, type Scheduler } from '../triggers/schedule/scheduler.js';
 import type { Workflows } from '../resources/workflows/index.js';
 import type { Storages } from '../storage/index.js';
 import type { Waits } from '../types/waits.js';
@@ -28,7 +28,7 @@ export interface HostDeps extends RouteDeps {
   storage: Storages;
   workflows: Pick<Workflows, 'listPublished'>;
   cluster: Pick<Cluster, 'follow' | 'claim'> | null;
-  intake: RouteDeps['intake'] & Pick<Intake, 'start' | 'close'>;
+  runtime: RouteDeps['runtime'] & Pick<Runtime, 'start' | 'close'>;
   waits: RouteDeps['waits'] & Pick<Waits, 'start' | 'stop'>;
 }
 
@@ -81,7 +81,7 @@ export interface Host {
 export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`weir: ${(err as Error)?.stack ?? err}\n`));
   const handler = createHandler(selectRoutes(weir, options.routes), { onError });
-  const { dispatcher } = weir.intake;
+  const { dispatcher } = weir.runtime;
   const scheduler =
     options.schedules === false
       ? null
@@ -148,7 +148,7 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
     async start() {
       // Other hosts' publish/unpublish events reach this bus (schedules re-sync at once).
       await weir.cluster?.follow();
-      const replayed = await weir.intake.start();
+      const replayed = await weir.runtime.start();
       // The wake index loads in the background: listening does not wait for a hundred thousand waits.
       void weir.waits.start().catch(onError);
       await scheduler?.sync();
@@ -160,7 +160,7 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
       scheduler?.stop();
       await syncing;
       await weir.waits.stop();
-      await weir.intake.close();
+      await weir.runtime.close();
     },
     scheduler,
   };

@@ -1,5 +1,5 @@
 import type { WeirBus, WeirEvents } from '../events.js';
-import { notLive } from '../intake/not-live.js';
+import { notLive } from '../triggers/webhook/not-live.js';
 import type { WeirLogger } from './logger.js';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

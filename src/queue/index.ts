@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Cluster } from '../cluster/index.js';
 import { WeirError } from '../errors.js';
 import { loadOptional } from '../util/optional.js';
-import { crashedError, DEFAULT_MAX_CRASHES } from '../intake/poison.js';
+import { crashedError, DEFAULT_MAX_CRASHES } from '../runtime/poison.js';
 import { createReplies } from './replies.js';
 import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 

@@ -20,8 +20,8 @@ export interface QueueRole {
 /** What joining the queue uses of a weir instance. */
 export interface QueueDeps {
   config: Pick<WeirConfig, 'queue' | 'intake'>;
-  /** The intake made the queue of `config.queue` (null without a cluster to carry it). */
-  intake: { queue: ExecutionQueue | null };
+  /** The runtime made the queue of `config.queue` (null without a cluster to carry it). */
+  runtime: { queue: ExecutionQueue | null };
   executor: { run(request: RunOptions): Promise<ExecutionRecord> };
   executions: Pick<Executions, 'get' | 'open'>;
 }
@@ -44,7 +44,7 @@ export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unkn
     });
   }
   // The intake makes the queue when a Redis server carries it (queue.url or the cluster's).
-  const queue = weir.intake.queue;
+  const queue = weir.runtime.queue;
   if (!queue) throw new WeirError('INVALID_CONFIG', 'queue.url must name the Redis server of the queue (redis://host:6379)');
   await queue.open();
   const concurrency = role === 'intake' ? 0 : queue.concurrency;

@@ -102,7 +102,7 @@ export interface ExecutionControl {
 export type WeirExecutions = Executions & ExecutionControl;
 
 /**
- * What polling a status URL answers (`GET /executions/<token>`, `weir.intake.status(token)`): the execution's
+ * What polling a status URL answers (`GET /executions/<token>`, `weir.runtime.status(token)`): the execution's
  * status, its `result` once it succeeded, its `error` once it failed.
  * @example
  * const res = await fetch(statusUrl) // 404 once the record is pruned or for a token weir did not issue

@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster/index.js';
-import type { ChangeProbe } from '../intake/changes.js';
+import type { ChangeProbe } from '../runtime/changes.js';
 import { newId } from '../util/ids.js';
 import type { WaitStore } from './store.js';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WeirBus } from '../events.js';
 import type { ExecutionRecord, RunOptions, Wake } from '../flow/types.js';
-import type { ExecutionLimiter } from '../intake/execution-limiter.js';
+import type { ExecutionLimiter } from '../runtime/execution-limiter.js';
 import type { ExecutionConfigs, OpenExecutions } from '../resources/executions/index.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';

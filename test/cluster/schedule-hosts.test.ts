@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fileSlotClaims } from '../../src/cluster/file-claims.js';
 import { claimDir, slotClaim } from '../../src/cluster/slots.js';
-import { createScheduler } from '../../src/intake/schedule.js';
+import { createScheduler } from '../../src/triggers/schedule/scheduler.js';
 import { createWeir } from '../../src/weir.js';
 import { ROOT } from '../_utils.js';
 import { chain, fakeClock, publish, startServe, tmpDir, until } from '../host/_helpers.js';

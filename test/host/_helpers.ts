@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServeOptions } from '../../adapters/node-http/index.js';
-import type { Clock } from '../../src/intake/schedule.js';
+import type { Clock } from '../../src/triggers/schedule/scheduler.js';
 import { createWeir, type Weir } from '../../src/weir.js';
 import { flow, tmpDir } from '../_utils.js';
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileTiming } from '../../src/intake/schedule-time.js';
+import { compileTiming } from '../../src/triggers/schedule/time.js';
 import { checkAsync } from './_props.js';
 
 const FILE = 'schedule';

@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import type { HostAnswer } from '../../intake/telephony/simulate.js';
+import type { HostAnswer } from '../../triggers/telephony/simulate.js';
 import { readUserFile } from '../read-input.js';
 import type { CommandContext, CommandSpec, FlagSpec } from '../types.js';
 
@@ -46,8 +46,8 @@ export const simulateSmsCommand: CommandSpec = {
     ...urlFlag,
   },
   async run(ctx) {
-    const { assertE164 } = await import('../../intake/telephony/flows.js');
-    const { simulateSms } = await import('../../intake/telephony/simulate.js');
+    const { assertE164 } = await import('../../triggers/telephony/flows.js');
+    const { simulateSms } = await import('../../triggers/telephony/simulate.js');
     const to = assertE164(ctx.args.to, 'receiving number');
     const from = assertE164(need(ctx, 'from', 'simulate-sms'), '--from');
     const body = need(ctx, 'body', 'simulate-sms');
@@ -69,9 +69,9 @@ export const simulateCallCommand: CommandSpec = {
     ...urlFlag,
   },
   async run(ctx) {
-    const { assertE164 } = await import('../../intake/telephony/flows.js');
-    const { simulateCall, parseTranscript } = await import('../../intake/telephony/simulate.js');
-    const { callTarget } = await import('../../intake/telephony/target.js');
+    const { assertE164 } = await import('../../triggers/telephony/flows.js');
+    const { simulateCall, parseTranscript } = await import('../../triggers/telephony/simulate.js');
+    const { callTarget } = await import('../../triggers/telephony/target.js');
     const phone = assertE164(ctx.args.phone);
     const from = assertE164(ctx.flags.from ?? '+15005550006', '--from');
     const file = need(ctx, 'transcript', 'simulate-call');

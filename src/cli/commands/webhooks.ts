@@ -1,5 +1,5 @@
-import type { CaptureStatus, CapturedRequest } from '../../intake/capture.js';
-import { notLive, triggerType } from '../../intake/not-live.js';
+import type { CaptureStatus, CapturedRequest } from '../../triggers/webhook/capture.js';
+import { notLive, triggerType } from '../../triggers/webhook/not-live.js';
 import type { CommandContext, CommandSpec } from '../types.js';
 
 const id = [{ name: 'workflow-id', required: true }];

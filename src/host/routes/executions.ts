@@ -1,5 +1,5 @@
 import { errorResponse, WeirError } from '../../errors.js';
-import type { Intake } from '../../intake/intake.js';
+import type { Runtime } from '../../runtime/index.js';
 import type { Route } from '../types.js';
 
 /** A status is read again and again while it changes: no cache may keep an answer. */
@@ -9,7 +9,7 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * `GET /executions/<token>`: the status URL of a `respondImmediately` answer. The token is the only
  * credential, so a forged or altered one, an unknown execution and a pruned record get one same 404.
  */
-export const executionStatusRoutes = (intake: Pick<Intake, 'status'>): Route[] => [
+export const executionStatusRoutes = (intake: Pick<Runtime, 'status'>): Route[] => [
   {
     methods: ['GET'],
     path: '/executions/:token',

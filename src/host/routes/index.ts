@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import type { WeirBus } from '../../events.js';
-import type { Intake } from '../../intake/intake.js';
+import type { Runtime } from '../../runtime/index.js';
 import type { Interfaces } from '../../resources/interfaces/index.js';
 import type { Knowledge } from '../../resources/knowledge/index.js';
 import type { Route } from '../types.js';
@@ -17,7 +17,7 @@ import { telephonyRoutes, type TelephonyDeps } from './telephony.js';
 export interface RouteDeps {
   config: TelephonyDeps['config'];
   bus: WeirBus;
-  intake: Pick<Intake, 'webhooks' | 'events' | 'limiter' | 'dispatcher' | 'status'>;
+  runtime: Pick<Runtime, 'webhooks' | 'events' | 'limiter' | 'dispatcher' | 'status'>;
   interfaces: Parameters<typeof interfaceRoutes>[0];
   knowledge: Pick<Knowledge, 'byToken' | 'open'>;
   voiceAgents: TelephonyDeps['voiceAgents'];
@@ -34,17 +34,17 @@ const routeGroups = {
   /** `GET /weir-client.js` */
   client: () => clientRoutes,
   /** `/trigger/:token` (any method) */
-  webhooks: (d: RouteDeps) => webhookRoutes(d.intake.webhooks),
+  webhooks: (d: RouteDeps) => webhookRoutes(d.runtime.webhooks),
   /** `GET /executions/:token` (the status URLs of webhook answers) */
-  executions: (d: RouteDeps) => executionStatusRoutes(d.intake),
+  executions: (d: RouteDeps) => executionStatusRoutes(d.runtime),
   /** `/resume/:token` (any method: ends an execution's webhook wait) */
   resume: (d: RouteDeps) => resumeRoutes(d.waits),
   /** `POST /api/flows/:ref` (interface events, the browser client's `callFlow`) */
-  api: (d: RouteDeps) => interfaceEventRoutes(d.intake.events),
+  api: (d: RouteDeps) => interfaceEventRoutes(d.runtime.events),
   /** `GET /i/:name/*` (deployed interfaces) */
   interfaces: (d: RouteDeps) => interfaceRoutes(d.interfaces),
   /** Twilio SMS and ElevenLabs post-call webhooks */
-  telephony: (d: RouteDeps) => telephonyRoutes({ config: d.config, voiceAgents: d.voiceAgents, intake: { ...d.intake, bus: d.bus } }),
+  telephony: (d: RouteDeps) => telephonyRoutes({ config: d.config, voiceAgents: d.voiceAgents, intake: { ...d.runtime, bus: d.bus } }),
   /** `GET /kb/:token` (knowledge URLs) */
   knowledge: (d: RouteDeps) => knowledgeRoutes(d.knowledge),
 } satisfies Record<string, (deps: RouteDeps) => Route[]>;

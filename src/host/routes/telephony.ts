@@ -1,8 +1,8 @@
 import { WeirError } from '../../errors.js';
 import type { WeirConfig } from '../../config.js';
-import { startFlows, type Started, type TelephonyIntake } from '../../intake/telephony/dispatch.js';
-import { EXECUTIONS_HEADER, POST_CALL_PATH, SMS_PATH, callFlows, smsFlows, trimUrl } from '../../intake/telephony/flows.js';
-import { verifyPostCallSignature, verifyTwilioSignature } from '../../intake/telephony/signatures.js';
+import { startFlows, type Started, type TelephonyIntake } from '../../triggers/telephony/dispatch.js';
+import { EXECUTIONS_HEADER, POST_CALL_PATH, SMS_PATH, callFlows, smsFlows, trimUrl } from '../../triggers/telephony/flows.js';
+import { verifyPostCallSignature, verifyTwilioSignature } from '../../triggers/telephony/signatures.js';
 import { SECRET } from '../../providers/credentials.js';
 import type { VoiceAgents } from '../../resources/voice-agents/index.js';
 import { jsonSyntaxProblem } from '../../util/json-syntax.js';

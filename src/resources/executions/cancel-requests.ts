@@ -1,5 +1,5 @@
 import type { Cluster } from '../../cluster/index.js';
-import type { ChangeProbe } from '../../intake/changes.js';
+import type { ChangeProbe } from '../../runtime/changes.js';
 import type { KeyValueStorage } from '../../storage/index.js';
 
 /** How often a process with running executions looks for cancel requests in storage. */

@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
-import { cloudProbe, createFreshness } from '../../intake/changes.js';
+import { cloudProbe, createFreshness } from '../../runtime/changes.js';
 import { readRecords } from '../../util/refs.js';
 import { didYouMean } from '../../util/nearest.js';
 import { loadMasterKey, seal, unseal, type MasterKey, type Sealed } from './crypto.js';

@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import { twilioCredentials, type VoiceProvider } from '../../providers/index.js';
-import { POST_CALL_PATH, SMS_PATH, assertE164, telephonyTrigger, trimUrl } from '../../intake/telephony/flows.js';
+import { POST_CALL_PATH, SMS_PATH, assertE164, telephonyTrigger, trimUrl } from '../../triggers/telephony/flows.js';
 import type { PublishedWorkflow } from '../workflows/index.js';
 import { inboundStatus } from './status.js';
 import type { InboundMapping, ProviderGetters, VoiceAgentsOptions } from './types.js';

@@ -1,7 +1,7 @@
 import { WeirError } from '../../errors.js';
 import { telephonyProvider, twilioCredentials, voiceProvider, type VoiceAgentInput } from '../../providers/index.js';
-import { storageCached } from '../../intake/telephony/cache.js';
-import { SMS_PATH, assertE164, telephonyTrigger, trimUrl } from '../../intake/telephony/flows.js';
+import { storageCached } from '../../triggers/telephony/cache.js';
+import { SMS_PATH, assertE164, telephonyTrigger, trimUrl } from '../../triggers/telephony/flows.js';
 import { createInbound } from './inbound.js';
 import type { ProviderGetters, VoiceAgentsOptions } from './types.js';
 import type { VoiceAgents, WebhookTarget, TwilioNumberStatus } from '../../types/voice-agents.js';

@@ -1,5 +1,5 @@
 import { twilioCredentials, SECRET } from '../../providers/index.js';
-import { SMS_PATH, telephonyTrigger, trimUrl } from '../../intake/telephony/flows.js';
+import { SMS_PATH, telephonyTrigger, trimUrl } from '../../triggers/telephony/flows.js';
 import type { CallMapping, InboundMapping, ProviderGetters, SmsMapping, VoiceAgentsOptions } from './types.js';
 
 /** One part (calls or messages) of a number's configuration, compared with what the providers hold. */
