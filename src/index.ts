@@ -29,7 +29,8 @@ export {
   type RouteParams,
 } from './host/index.js';
 export { onAbort } from './util/abort.js';
-export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './nodes/index.js';
+export { defineNode, type NodeDefinition, type NodeContext, type NodeDocs, type NodeHandles, type Problem, type NodeConfigs } from './nodes/index.js';
+export type { FlowConfig, TypedNode, WrittenConfig, Template } from './nodes/flow-config.js';
 export type { NodeServices, RunWorkflow } from './types/node-services.js';
 export type { Waits, ResumeCall } from './types/waits.js';
 export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
@@ -39,7 +40,6 @@ export { logBus } from './logging/bus-log.js';
 export type { WeirLogger } from './logging/logger.js';
 export type {
   WorkflowConfig,
-  FlowConfig,
   FlowNode,
   NodeConfig,
   FlowEdge,

@@ -24,33 +24,42 @@ import { storagePutNode } from './resources/storage-put.js';
 import { tableInsertNode } from './resources/table-insert.js';
 import { tableQueryNode } from './resources/table-query.js';
 
-export { defineNode, type NodeDefinition, type NodeContext, type Problem } from './define.js';
+export { defineNode, type NodeDefinition, type NodeContext, type NodeDocs, type NodeHandles, type Problem } from './define.js';
+
+/**
+ * Every built-in node type by its `type`, triggers first: adding a node type is its file and one line here.
+ * The keys give {@link NodeConfigs}, so a flow written in TypeScript is checked against each type's config.
+ */
+export const BUILTIN_NODES = {
+  webhook_trigger: webhookTrigger,
+  schedule_trigger: scheduleTrigger,
+  manual_trigger: manualTrigger,
+  interface_event_trigger: interfaceEventTrigger,
+  inbound_call_trigger: inboundCallTrigger,
+  sms_received_trigger: smsReceivedTrigger,
+  set: setNode,
+  code: codeNode,
+  condition: conditionNode,
+  respond: respondNode,
+  http_request: httpRequestNode,
+  delay: delayNode,
+  wait: waitNode,
+  call_flow: callFlowNode,
+  kv_get: kvGetNode,
+  kv_set: kvSetNode,
+  kv_delete: kvDeleteNode,
+  table_query: tableQueryNode,
+  table_insert: tableInsertNode,
+  storage_get: storageGetNode,
+  storage_put: storagePutNode,
+  knowledge_search: knowledgeSearchNode,
+};
 
 /** Every built-in node type, triggers first. */
-export const builtinNodes: NodeDefinition<any>[] = [
-  webhookTrigger,
-  scheduleTrigger,
-  manualTrigger,
-  interfaceEventTrigger,
-  inboundCallTrigger,
-  smsReceivedTrigger,
-  setNode,
-  codeNode,
-  conditionNode,
-  respondNode,
-  httpRequestNode,
-  delayNode,
-  waitNode,
-  callFlowNode,
-  kvGetNode,
-  kvSetNode,
-  kvDeleteNode,
-  tableQueryNode,
-  tableInsertNode,
-  storageGetNode,
-  storagePutNode,
-  knowledgeSearchNode,
-];
+export const builtinNodes: NodeDefinition<any>[] = Object.values(BUILTIN_NODES);
+
+/** The config type of each built-in node type, by type: what {@link FlowConfig} checks a node's config against. */
+export type NodeConfigs = { [T in keyof typeof BUILTIN_NODES]: (typeof BUILTIN_NODES)[T] extends NodeDefinition<infer C> ? C : never };
 
 /** Node types by name. */
 export type NodeRegistry = Map<string, NodeDefinition<any>>;

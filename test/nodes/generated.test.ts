@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinNodes, createNodeRegistry } from '../../src/nodes/index.js';
+import { BUILTIN_NODES, builtinNodes, createNodeRegistry } from '../../src/nodes/index.js';
 import { nodeTables, withGenerated } from '../../src/nodes/reference.js';
 import { workflowSchema } from '../../src/nodes/schema.js';
 import { validateSchema, type JsonSchema } from '../../src/util/json-schema.js';
@@ -71,6 +71,7 @@ test('a flow file validates against the generated schema; a wrong config names t
 });
 
 test('every built-in node type documents itself: a summary, what its data holds, an example config', () => {
+  for (const [key, def] of Object.entries(BUILTIN_NODES)) assert.is(def.type, key, 'BUILTIN_NODES keys a node by its type (the key gives NodeConfigs)');
   for (const def of builtinNodes) {
     assert.ok(def.config, `${def.type} declares no config schema`);
     if (def.trigger && !def.docs) continue;

@@ -1,0 +1,50 @@
+// A flow written in TypeScript is checked by the compiler: FlowConfig's nodes are a union by `type`, each
+// with the config type its node definition declares.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, tmpDir } from '../_utils.js';
+
+const HEADER = `import type { FlowConfig, NodeConfigs, WorkflowConfig } from ${JSON.stringify(join(ROOT, 'src/index.js'))};\n`;
+
+const VALID = `${HEADER}
+export const flow: FlowConfig = {
+  nodes: [
+    { id: 'manual_trigger-1', type: 'manual_trigger', config: {} },
+    { id: 'set-1', type: 'set', config: { values: { greeting: 'hi {{ $input.name }}' }, retry: { max: 2 } } },
+    { id: 'delay-1', type: 'delay', config: { ms: '{{ $input.ms }}' }, position: { x: 10, y: 20 } },
+    { id: 'condition-1', type: 'condition', config: { rules: { '>': [{ var: 'input.amount' }, 100] } }, label: 'Big?' },
+    { id: 'greet-1', type: 'greet', config: { name: 'Ada' } },
+  ],
+  edges: [{ source: 'manual_trigger-1', target: 'set-1' }],
+} satisfies FlowConfig<NodeConfigs & { greet: { name: string } }> as never;
+export const saved: WorkflowConfig = flow;
+`;
+
+const WRONG = `${HEADER}
+export const flow: FlowConfig = {
+  nodes: [
+    { id: 'manual_trigger-1', type: 'manual_trigger', config: {} },
+    { id: 'set-1', type: 'set', config: { value: {} } },
+  ],
+  edges: [],
+};
+export const late: FlowConfig = { nodes: [{ id: 'delay-1', type: 'delay', config: { ms: 'soon' } }], edges: [] };
+`;
+
+test('a flow typed FlowConfig compiles; a wrong config key or value type for a known node type does not', () => {
+  const dir = tmpDir();
+  writeFileSync(join(dir, 'valid.ts'), VALID);
+  writeFileSync(join(dir, 'wrong.ts'), WRONG);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { typeRoots: [join(ROOT, 'node_modules/@types')] }, include: [], files: ['valid.ts', 'wrong.ts'] }));
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+  const errors = r.stdout.split('\n').filter((line) => /error TS/.test(line));
+  assert.equal(errors.filter((e) => !e.startsWith('wrong.ts')), [], r.stdout);
+  assert.equal(errors.map((e) => /^wrong\.ts\((\d+),/.exec(e)?.[1]), ['6', '10'], r.stdout);
+  assert.match(r.stdout, "'value' does not exist in type 'WrittenConfig<{ values: Record<string, unknown>; }>'");
+  assert.match(r.stdout, `Type '"soon"' is not assignable to type 'number | `);
+});
+
+test.run();
