@@ -31,6 +31,7 @@ export {
 export { onAbort } from './util/abort.js';
 export { defineNode, type NodeDefinition, type NodeContext, type NodeDocs, type NodeHandles, type Problem, type NodeConfigs } from './nodes/index.js';
 export type { FlowConfig, TypedNode, WrittenConfig, Template } from './nodes/flow-config.js';
+export type { ExecutionFacade } from './flow/types.js';
 export type { NodeServices, RunWorkflow } from './types/node-services.js';
 export type { Waits, ResumeCall } from './types/waits.js';
 export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';

@@ -135,12 +135,15 @@ export interface WeirRunOptions extends Partial<Omit<RunOptions, 'workflow' | 'i
   published?: boolean;
 }
 
-/** What the execution gives each node as `ctx.execution`. */
+/** What the execution gives each node as `ctx.execution`: who runs it, what came in, what ran, and `respond`. */
 export interface ExecutionFacade {
+  /** The execution's id (`exec_...`), the same across a resume or a retry of a node. */
   id: string;
   workflowId: string;
   workflowName: string;
+  /** What started it: `webhook`, `schedule`, `manual`, `call_flow`... */
   trigger: TriggerKind;
+  /** How deep `call_flow` nests this execution (0 for a top-level run). */
   depth: number;
   /** The trigger input (`$input`). */
   input: unknown;

@@ -7,7 +7,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tmpDir } from '../_utils.js';
 
-const HEADER = `import type { FlowConfig, NodeConfigs, WorkflowConfig } from ${JSON.stringify(join(ROOT, 'src/index.js'))};\n`;
+// The modules the public entry takes these names from (the entry itself compiles the whole package).
+const from = (path: string) => JSON.stringify(join(ROOT, 'src', path));
+const HEADER = [
+  `import { defineNode, type NodeConfigs } from ${from('nodes/index.js')};`,
+  `import type { FlowConfig } from ${from('nodes/flow-config.js')};`,
+  `import type { WorkflowConfig } from ${from('resources/workflows/types.js')};`,
+  '',
+].join('\n');
 
 const VALID = `${HEADER}
 export const flow: FlowConfig = {
@@ -21,6 +28,7 @@ export const flow: FlowConfig = {
   edges: [{ source: 'manual_trigger-1', target: 'set-1' }],
 } satisfies FlowConfig<NodeConfigs & { greet: { name: string } }> as never;
 export const saved: WorkflowConfig = flow;
+export const who = defineNode({ type: 'who', run: (ctx) => \`\${ctx.execution.workflowName} \${ctx.execution.depth + 1}\` });
 `;
 
 const WRONG = `${HEADER}
@@ -32,9 +40,10 @@ export const flow: FlowConfig = {
   edges: [],
 };
 export const late: FlowConfig = { nodes: [{ id: 'delay-1', type: 'delay', config: { ms: 'soon' } }], edges: [] };
+export const typo = defineNode({ type: 'typo', run: (ctx) => ctx.execution.workflowNmae });
 `;
 
-test('a flow typed FlowConfig compiles; a wrong config key or value type for a known node type does not', () => {
+test('a flow typed FlowConfig compiles; a wrong config key or value type for a known node type does not, nor a misspelt ctx.execution property', () => {
   const dir = tmpDir();
   writeFileSync(join(dir, 'valid.ts'), VALID);
   writeFileSync(join(dir, 'wrong.ts'), WRONG);
@@ -42,9 +51,11 @@ test('a flow typed FlowConfig compiles; a wrong config key or value type for a k
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
   const errors = r.stdout.split('\n').filter((line) => /error TS/.test(line));
   assert.equal(errors.filter((e) => !e.startsWith('wrong.ts')), [], r.stdout);
-  assert.equal(errors.map((e) => /^wrong\.ts\((\d+),/.exec(e)?.[1]), ['6', '10'], r.stdout);
+  assert.equal(errors.map((e) => /^wrong\.ts\((\d+),/.exec(e)?.[1]), ['8', '12', '13'], r.stdout);
   assert.match(r.stdout, "'value' does not exist in type 'WrittenConfig<{ values: Record<string, unknown>; }>'");
   assert.match(r.stdout, `Type '"soon"' is not assignable to type 'number | `);
+  // ctx.execution is typed, not `any`: a misspelt property is an error.
+  assert.match(r.stdout, "Property 'workflowNmae' does not exist on type 'ExecutionFacade'");
 });
 
 test.run();
