@@ -105,7 +105,8 @@ test('`weir nodes <type>` prints its config keys, handles and example; an unknow
   assert.is(one.code, 0, one.stderr);
   assert.match(one.stdout, 'condition: Decides between two branches');
   assert.match(one.stdout, 'handles: true, false');
-  assert.match(one.stdout, '  rules (required): A json-logic rule');
+  assert.match(one.stdout, '  rules (any, required): A json-logic rule');
+  assert.match(one.stdout, '  onError ("stop" | "continue"): ');
   assert.match(one.stdout, 'example: {"rules":');
   const json = (await cli(['nodes', 'set', '--json'], { home })).json();
   assert.equal(json.config.required, ['values']);

@@ -21,8 +21,8 @@ function describeType(def: NodeDefinition<any>) {
 
 function typeText(d: ReturnType<typeof describeType>): string {
   const keys = Object.entries(d.config?.properties ?? {}).map(([key, p]) => {
-    const required = d.config?.required?.includes(key) ? ' (required)' : '';
-    return `  ${key}${required}: ${p.description ?? ''}`;
+    const kind = p.enum ? p.enum.map((e) => JSON.stringify(e)).join(' | ') : [p.type ?? 'any'].flat().join(' | ');
+    return `  ${key} (${kind}${d.config?.required?.includes(key) ? ', required' : ''}): ${p.description ?? ''}`;
   });
   return [
     `${d.type}${d.trigger ? ' (trigger)' : ''}: ${d.summary}`,
