@@ -9,6 +9,7 @@ import { BUILTIN_NODES, builtinNodes, createNodeRegistry } from '../../src/nodes
 import { nodeTables, withGenerated } from '../../src/nodes/reference.js';
 import { workflowSchema } from '../../src/nodes/schema.js';
 import { validateSchema, type JsonSchema } from '../../src/util/json-schema.js';
+import { templates } from '../../src/resources/workflows/templates/index.js';
 import { ROOT, cli, tmpDir } from '../_utils.js';
 import { chain, fixture, memoryWeir } from '../flow/_flows.js';
 
@@ -68,6 +69,12 @@ test('a flow file validates against the generated schema; a wrong config names t
   const delay = chain([{ id: 'delay-1', type: 'delay', config: { ms: '{{ $input.ms }}' } }]);
   assert.equal(validateSchema(delay, schema), []);
   assert.is(validateSchema(chain([{ id: 'delay-1', type: 'delay', config: { ms: 'soon' } }]), schema)[0]?.path, 'nodes[1].config.ms');
+});
+
+test('the flow fixtures and every template validate against the generated schema', () => {
+  const schema = workflowSchema(registry);
+  for (const name of ['branch', 'chain', 'fanout', 'github-signature']) assert.equal(validateSchema(fixture(name), schema), [], name);
+  for (const template of templates) assert.equal(validateSchema(template.config(), schema), [], template.name);
 });
 
 test('every built-in node type documents itself: a summary, what its data holds, an example config', () => {
