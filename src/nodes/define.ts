@@ -49,6 +49,7 @@ export interface NodeDefinition<C = Record<string, unknown>> {
   /**
    * The outgoing edge handles of a branching node (`["true", "false"]`), or a function of its config that
    * names them; its `run` then returns `{ handle, data }` and only the edges with that handle (or none) deliver.
+   * The function sees the config as written, which at save may still fail its schema: it must not throw.
    */
   handles?: NodeHandles<C>;
   docs?: NodeDocs<C>;
