@@ -116,7 +116,8 @@ await weir.close();
 async function weirHost(build: string, label: string) {
   const dir = join(home, `${label}-${Date.now()}`);
   cpSync(join(home, 'template'), dir, { recursive: true });
-  const host = await start([build, 'serve', '--home', dir, '--port', '0', '--json', '--quiet']);
+  // --log-level warn (what --quiet means) rather than --quiet: a base build from before --quiet takes it too.
+  const host = await start([build, 'serve', '--home', dir, '--port', '0', '--json', '--log-level', 'warn']);
   return { url: host.url, pid: host.child.pid!, close: async () => (await stop(host.child), rmSync(dir, { recursive: true, force: true })) };
 }
 

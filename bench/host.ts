@@ -13,7 +13,7 @@
 import { closeSync, cpSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
 import { createScheduler } from '../src/triggers/schedule/scheduler.js';
@@ -33,6 +33,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, process.env.WEIR_CLI ?? 'dist/cli.js');
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+// WEIR_BASE_DIR names another weir checkout with dist/ built: its (b) and (c) run in the same rounds, for a
+// before/after of a change on the hot path.
+const baseCli = process.env.WEIR_BASE_DIR ? resolve(process.env.WEIR_BASE_DIR, 'dist/cli.js') : null;
 const body = JSON.stringify({ order: { id: 12345, amount: 99.5, items: [{ sku: 'a-1', qty: 2 }] }, source: 'bench' });
 
 const RAW_SERVER = `
@@ -161,28 +164,42 @@ const raw = await start(['-e', RAW_SERVER]);
 mkdirSync(join(home, 'floor'));
 const floor = await start(['-e', DURABLE_FLOOR_SERVER, join(home, 'floor')]);
 const nodeRed = nodeRedDir ? await startNodeRed(home, nodeRedFlows, { path: '/respond', headers: { 'content-type': 'application/json' }, body }) : null;
-const measured: Array<{ a: Load; b: Load; c: Load; d: Load; e?: Load; rss: number }> = [];
-let roundHome = '';
-for (let i = 0; i < rounds; i++) {
-  const a = await load(raw.url, raw.child.pid!);
-  const d = await load(floor.url, floor.child.pid!);
-  if (roundHome) rmSync(roundHome, { recursive: true, force: true });
-  roundHome = join(home, `round-${i}`);
+const measured: Array<{ a: Load; b: Load; c: Load; d: Load; e?: Load; base?: { b: Load; c: Load }; rss: number }> = [];
+// Each build's (b) home of its last round (kept: the restart below replays this build's unfinished journal).
+// What --quiet means, spelled so that a base build from before --quiet takes it too.
+const QUIET = ['--log-level', 'warn'];
+const lastHome = new Map<string, string>();
+let respondCount = 0;
+/** (b) and (c) on one build: each on a host of its own over a fresh copy of the template home. */
+async function weirRows(cliPath: string): Promise<{ b: Load; c: Load; rss: number }> {
+  const previous = lastHome.get(cliPath);
+  if (previous) rmSync(previous, { recursive: true, force: true });
+  const roundHome = join(home, `round-${respondCount}`);
+  lastHome.set(cliPath, roundHome);
   cpSync(join(home, 'template'), roundHome, { recursive: true });
-  const durable = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json', '--quiet']);
+  const durable = await start([cliPath, 'serve', '--home', roundHome, '--port', '0', '--json', ...QUIET]);
   const b = await load(`${durable.url}/trigger/${fast.webhookToken}`, durable.child.pid!);
   const rssB = rssMb(durable.child.pid!);
   await stop(durable.child);
   // (c) on a host of its own: on (b)'s host it would share the CPU with the executions (b) deferred.
-  const respondHome = join(home, `respond-${i}`);
+  const respondHome = join(home, `respond-${respondCount++}`);
   cpSync(join(home, 'template'), respondHome, { recursive: true });
-  const responding = await start([cli, 'serve', '--home', respondHome, '--port', '0', '--json', '--quiet']);
+  const responding = await start([cliPath, 'serve', '--home', respondHome, '--port', '0', '--json', ...QUIET]);
   const c = await load(`${responding.url}/trigger/${sync.webhookToken}`, responding.child.pid!);
   const rss = Math.max(rssB, rssMb(responding.child.pid!));
   await stop(responding.child);
   rmSync(respondHome, { recursive: true, force: true });
+  return { b, c, rss };
+}
+for (let i = 0; i < rounds; i++) {
+  const a = await load(raw.url, raw.child.pid!);
+  const d = await load(floor.url, floor.child.pid!);
+  // The base build goes first in every other round, so neither build always runs on a warmer machine.
+  const base = baseCli && i % 2 === 0 ? await weirRows(baseCli) : undefined;
+  const { b, c, rss } = await weirRows(cli);
+  const baseAfter = baseCli && i % 2 === 1 ? await weirRows(baseCli) : undefined;
   const e = nodeRed ? await load(`${nodeRed.url}/respond`, nodeRed.child.pid!) : undefined;
-  measured.push({ a, b, c, d, e, rss });
+  measured.push({ a, b, c, d, e, rss, ...(base || baseAfter ? { base: base ?? baseAfter } : {}) });
 }
 await stop(raw.child);
 await stop(floor.child);
@@ -190,6 +207,7 @@ if (nodeRed) await stop(nodeRed.child);
 
 // The last round's load leaves deliveries accepted but not yet run in the journal (a SIGTERM finishes only
 // those running): a restart replays them in the background and must listen and answer at once all the same.
+const roundHome = lastHome.get(cli)!;
 const pendingMb = readdirSync(join(roundHome, 'journal')).reduce((n, f) => n + statSync(join(roundHome, 'journal', f)).size, 0) / 1024 / 1024;
 let restartAt = performance.now();
 const again = await start([cli, 'serve', '--home', roundHome, '--port', '0', '--json', '--quiet']);
@@ -211,6 +229,10 @@ measured.forEach((m, i) => {
   line('(c) weir, respond', m.c);
   line('(d) durable floor', m.d);
   if (m.e) line('(e) Node-RED, (c) flow', m.e);
+  if (m.base) {
+    line('(b0) base build, 200', m.base.b);
+    line('(c0) base build, respond', m.base.c);
+  }
 });
 const med = (pick: (m: (typeof measured)[number]) => number) => median(measured.map(pick));
 const [ra, rb, rc] = [med((m) => m.a.requests.average), med((m) => m.b.requests.average), med((m) => m.c.requests.average)];
@@ -233,6 +255,10 @@ if (nodeRed) {
   report({ name: '(e) Node-RED 4, the same flow as (c)', weir: rps(rc), baseline: rps(med((m) => m.e!.requests.average)), ratio: ahead, target: '> 1x (weir ahead)', ok: ahead > 1 });
   console.log(`      (e) Node-RED is ${med((m) => m.e!.requests.average / m.a.requests.average).toFixed(2)}x of (a), ${med((m) => m.e!.cpuUs).toFixed(0)} us CPU per request`);
 } else console.log(`NOTE  ${NODE_RED_SKIPPED}`);
+if (baseCli) {
+  const vsBase = (k: 'b' | 'c') => med((m) => m[k].requests.average / m.base![k].requests.average).toFixed(3);
+  console.log(`      base build ${process.env.WEIR_BASE_DIR}: (b) is ${vsBase('b')}x of (b0), (c) is ${vsBase('c')}x of (c0) (medians of the rounds' ratios)`);
+}
 report({ name: '(b) p99 latency', weir: `${p99B} ms`, baseline: `${med((m) => m.a.latency.p99)} ms`, ratio: p99B / Math.max(1, med((m) => m.a.latency.p99)), target: '< 10 ms', ok: p99B < 10 });
 console.log(`restart over ${pendingMb.toFixed(1)} MB of unfinished journal: listening after ${listenMs.toFixed(0)} ms, first answer (${first.status}) ${firstMs.toFixed(0)} ms later`);
 const rss = Math.max(...measured.map((m) => m.rss));
