@@ -4,9 +4,9 @@ import { DEFAULT_MAX_BODY, WeirError, onAbort, tooLarge } from '../../src/index.
 /**
  * Reads a request body of at most `max` bytes. A Content-Length above the limit fails before a byte is
  * read; a streamed body fails as soon as it passes the limit, and reading stops there (the caller answers
- * 413 and closes the connection, so the rest is never read). A request whose connection closes before the
- * body ended fails at once, and so does one still being read when `signal` aborts (the host shutting
- * down): neither can complete, so nothing waits on them.
+ * 413 and closes the connection, dropping what still arrives: `answerAndLinger`). A request whose connection
+ * closes before the body ended fails at once, and so does one still being read when `signal` aborts (the
+ * host shutting down): neither can complete, so nothing waits on them.
  * @example
  * const raw = await readBody(req, 1024 * 1024)
  */

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_BODY, DEFAULT_PORT, WeirError, createMount, errorResponse, type Host, type HostDeps, type HostOptions, type MountOptions } from '../../src/index.js';
 import { createLifecycle, shuttingDown, type HostLifecycle } from '../_shared/lifecycle.js';
 import { readBody } from './body.js';
+import { answerAndLinger } from './linger.js';
 import { bodyLeftByParser } from './parsed-body.js';
 import { createTurnGate } from './turn-gate.js';
 import { flatHeaders, sendResponse, toHostRequest, type RequestParts } from './transport.js';
@@ -83,8 +84,9 @@ export function createListener(weir: HostDeps, options: ListenerOptions = {}): L
       parts = await bodyOf(req, target);
     } catch (err) {
       if (err instanceof WeirError) {
-        // Stop here: the connection closes after this answer, so the rest of the body is never read.
-        sendResponse(res, errorResponse(err), { connection: 'close' });
+        // The rest of the body is never used: the connection closes after this answer, once the client has
+        // had a bounded time to read it.
+        answerAndLinger(req, res, errorResponse(err));
       } else res.destroy();
       return;
     }
