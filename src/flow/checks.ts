@@ -2,7 +2,7 @@ import type { Expressions } from '../expr/index.js';
 import { handlesOf } from '../nodes/define.js';
 import type { NodeRegistry, Problem } from '../nodes/index.js';
 import type { FlowConfig } from '../resources/workflows/types.js';
-import type { ConfigCheck } from '../resources/workflows/validate.js';
+import { edgeName, type ConfigCheck } from '../resources/workflows/validate.js';
 
 /** The first cycle among the edges, as node ids (`a -> b -> a`), or null. */
 function findCycle(config: FlowConfig): string[] | null {
@@ -54,11 +54,12 @@ export function flowChecks({ nodes, expressions }: { nodes: NodeRegistry; expres
     });
     (config.edges ?? []).forEach((edge, i) => {
       const known = handles.get(edge.source);
-      if (known && edge.sourceHandle !== undefined && !known.includes(String(edge.sourceHandle))) {
-        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edge.id ?? i}: "${edge.source}" has the handles ${known.map((h) => `"${h}"`).join(', ')}, not "${edge.sourceHandle}"` });
+      const handle = edge.sourceHandle as unknown;
+      if (known && handle !== undefined && !((typeof handle === 'string' || typeof handle === 'number') && known.includes(String(handle)))) {
+        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edgeName(edge, i)}: "${edge.source}" has the handles ${known.map((h) => `"${h}"`).join(', ')}, not ${JSON.stringify(handle)}` });
       }
       if (nodes.get(types.get(edge.target) ?? '')?.trigger) {
-        problems.push({ path: `edges[${i}].target`, message: `edge ${edge.id ?? i}: a trigger node cannot be the target of an edge` });
+        problems.push({ path: `edges[${i}].target`, message: `edge ${edgeName(edge, i)}: a trigger node cannot be the target of an edge` });
       }
     });
     const cycle = findCycle(config);

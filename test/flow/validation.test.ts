@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createWeir, WeirError } from '../../src/index.js';
 import { cli, tmpDir, writeJson } from '../_utils.js';
 
 // One config with a problem of every kind: structural (bad id, misspelt type), an expression, a cycle and
@@ -167,6 +168,34 @@ test('a {{ }} template stands for a value of any type; only the unknown key besi
   ]);
   delete (config.nodes[1].config as Record<string, unknown>).mss;
   assert.is((await cli(['f', 'save', 'typed', writeJson(home, 'typed.json', config)], { home })).code, 0);
+});
+
+// Found by the flow-config property (issue #34): an edge id or handle that is an object without a prototype
+// (as JSON parsers that guard against `__proto__` make them) crashed save with "Cannot convert object to
+// primitive value" instead of naming the problem.
+test('an edge whose id or handle is an object without a prototype is refused with problems, not a crash', async () => {
+  const weir = await createWeir({ env: {} });
+  const { id } = await weir.workflows.create('odd-edges');
+  const odd = () => Object.create(null);
+  const config = {
+    nodes: [
+      { id: 'manual_trigger-1', type: 'manual_trigger', config: {} },
+      { id: 'condition-1', type: 'condition', config: { rules: true } },
+    ],
+    edges: [{ id: odd() }, { id: 'e2', source: 'manual_trigger-1', target: 'condition-1' }, { id: odd(), source: 'condition-1', target: 'manual_trigger-1', sourceHandle: odd() }],
+  };
+  const err = await weir.workflows.save(id, config as never).catch((e) => e);
+  await weir.close();
+  assert.ok(err instanceof WeirError, String(err));
+  assert.is(err.code, 'INVALID_CONFIG');
+  const problems = err.details as Array<{ path: string; message: string }>;
+  assert.equal(
+    problems.map((p) => p.path),
+    ['edges[0].source', 'edges[0].target', 'edges[2].sourceHandle', 'edges[2].target', 'edges'],
+  );
+  assert.is(problems[0].message, 'edge 0: source is required');
+  assert.match(problems[2].message, /: "condition-1" has the handles "true", "false", not \{\}$/);
+  assert.match(problems[3].message, /: a trigger node cannot be the target of an edge$/);
 });
 
 test.run();

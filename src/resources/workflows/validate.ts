@@ -21,6 +21,15 @@ export interface ValidateOptions {
   schemas?: boolean;
 }
 
+/**
+ * How a problem names an edge: its `id` when that is a string or a number, else `fallback` (its index, or its
+ * ends). An id of any other JSON value (an object, even one without a prototype) must not break the message.
+ */
+export const edgeName = (edge: object, fallback: string | number): string => {
+  const { id } = edge as { id?: unknown };
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : String(fallback);
+};
+
 /** The well-formed part of a config, and where each of its nodes and edges sits in the original. */
 interface Sound {
   config: FlowConfig;
@@ -85,8 +94,8 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
     let ok = true;
     for (const end of ['source', 'target'] as const) {
       const ref = edge[end];
-      if (typeof ref !== 'string') add(`${at}.${end}`, `edge ${edge.id ?? i}: ${end} is required`);
-      else if (!seen.has(ref)) add(`${at}.${end}`, `edge ${edge.id ?? i} names a missing node "${ref}"`);
+      if (typeof ref !== 'string') add(`${at}.${end}`, `edge ${edgeName(edge, i)}: ${end} is required`);
+      else if (!seen.has(ref)) add(`${at}.${end}`, `edge ${edgeName(edge, i)} names a missing node "${ref}"`);
       ok &&= typeof ref === 'string' && seen.has(ref);
     }
     if (ok) {
