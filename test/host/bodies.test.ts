@@ -93,6 +93,20 @@ test('multipart/form-data: text fields as strings, a binary file intact', async 
   assert.is(broken.status, 400);
 });
 
+// Found by the webhook-body property (issue #34): names were read as latin1 ("é" came as "Ã©"), and a file
+// part took its place only once its bytes ended, after the fields that follow it.
+test('multipart/form-data: UTF-8 field and file names, and a repeated name in body order with files', async () => {
+  const form = new FormData();
+  form.append('pièce', new Blob([Buffer.from('pdf')], { type: 'application/pdf' }), 'résumé 履歴書.pdf');
+  form.append('pièce', 'note');
+  form.append('名前', 'José');
+  const r = await post(form);
+  assert.is(r.status, 200, r.text);
+  const file = { filename: 'résumé 履歴書.pdf', contentType: 'application/pdf', size: 3, base64: Buffer.from('pdf').toString('base64') };
+  assert.equal(r.json.body, { pièce: [file, 'note'], 名前: 'José' });
+  assert.equal(Object.keys(r.json.body), ['pièce', '名前']);
+});
+
 test('a capture session stores the same decoded body', async () => {
   const { id, webhookToken } = await host.weir.workflows.create('captured');
   await host.weir.capture.listen(id);
