@@ -25,7 +25,7 @@ test.after(() => host.close());
 
 /** Posts bytes to the echo flow within {@link PER_REQUEST_MS}; the echoed input when the answer is JSON. */
 async function post(body: Uint8Array, headers: Record<string, string>) {
-  const res = await fetch(echo, { method: 'POST', body, headers, signal: AbortSignal.timeout(PER_REQUEST_MS) });
+  const res = await fetch(echo, { method: 'POST', body: body as BodyInit, headers, signal: AbortSignal.timeout(PER_REQUEST_MS) });
   const text = await res.text();
   let json: any;
   try {
