@@ -30,6 +30,7 @@ export {
 } from './host/index.js';
 export { onAbort } from './util/abort.js';
 export { defineNode, type NodeDefinition, type NodeContext, type NodeDocs, type NodeHandles, type Problem, type NodeConfigs } from './nodes/index.js';
+export { defineTrigger, type TriggerDefinition, type TriggerRuntime, type StopTrigger } from './triggers/index.js';
 export type { FlowConfig, TypedNode, WrittenConfig, Template } from './nodes/flow-config.js';
 export type { ExecutionFacade } from './flow/types.js';
 export type { NodeServices, RunWorkflow } from './types/node-services.js';

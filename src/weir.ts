@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import { checkConfig, loadConfig, type WeirConfig } from './config.js';
 import { createBus, type WeirBus } from './events.js';
 import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './nodes/index.js';
+import { builtinTriggers, type TriggerDefinition } from './triggers/index.js';
 import { createWorkflows, type Workflows } from './resources/workflows/index.js';
 import { createExpressions } from './expr/index.js';
 import { allowedEnv, createMasker, createRun, createRunningExecutions, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
@@ -44,6 +45,8 @@ export interface WeirOptions {
   storage?: { local?: KeyValueStorage; cloud?: KeyValueStorage };
   /** Custom node types added to the built-in ones. */
   nodes?: NodeDefinition<any>[];
+  /** Custom trigger kinds (see `defineTrigger`) added to the built-in ones; their nodes join the node types. */
+  triggers?: TriggerDefinition[];
   /** Environment visible to flows through `$env` (default: `process.env`, filtered by `config.env.allow`). */
   env?: Record<string, string | undefined>;
   /**
@@ -72,6 +75,8 @@ export interface Weir {
   readonly bus: WeirBus;
   /** Built-in and custom node types. */
   readonly nodes: NodeRegistry;
+  /** Built-in and custom trigger kinds: a host mounts their routes and starts what they start. */
+  readonly triggers: readonly TriggerDefinition[];
   readonly env: Record<string, string | undefined>;
   /** Which addresses outgoing requests may reach (`network` in `weir.config.json`). */
   readonly network: NetworkPolicy;
@@ -145,7 +150,8 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const network = createNetworkPolicy({ ...config.network, lookup: options.lookup });
   const storage = await openStorage({ home, config, ...options.storage });
   const bus = createBus();
-  const nodes = createNodeRegistry(options.nodes);
+  const triggers = [...builtinTriggers, ...(options.triggers ?? [])];
+  const nodes = createNodeRegistry([...(options.nodes ?? []), ...(options.triggers ?? []).map((t) => t.node)]);
   const env = options.env ?? { ...process.env };
   const stopLogging = options.logger ? logBus(bus, options.logger) : null;
   // Managers are cheap to create, in dependency order: heavy libraries (SQLite, the sandbox, browsers) load
@@ -190,7 +196,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const cancel = createCancel({ executions, cancelHere: running.cancel, requests, queue: runtime.queue, mask });
   const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: executor.run, cancel });
   const weir: Weir = {
-    home, config, storage, bus, nodes, env, network, cluster,
+    home, config, storage, bus, nodes, triggers, env, network, cluster,
     workflows, executions: { ...executions, ...control }, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,
     agents, projects, voiceAgents, capture,
     runtime,

@@ -49,9 +49,8 @@ export type Listener = ((req: IncomingMessage, res: ServerResponse, next?: (err?
  *
  * Requests whose bodies were read during one event-loop turn are handled together once the loop has read
  * every ready socket: a busy host then parses a run of requests, handles a run, answers a run, instead of
- * alternating per request, and spends less CPU on each (the same code stays in the CPU's caches).
- * Measured with 32 connections on 2 cores: durable webhook intake 8,517 -> 9,680 req/s, a Respond flow
- * 5,998 -> 6,585 (interleaved runs, medians of 4). A lone request waits one loop turn more.
+ * alternating per request, and spends less CPU on each (the same code stays in the CPU's caches; figures
+ * in docs/performance.md). A lone request waits one loop turn more.
  * @example
  * const weirListener = createListener(weir, { prefix: '/weir' })
  * http.createServer((req, res) => weirListener(req, res, () => myApp(req, res))).listen(3000)

@@ -1,12 +1,14 @@
 import type { Cluster } from '../cluster/index.js';
 import { slotClaim } from '../cluster/slots.js';
 import type { Runtime } from '../runtime/index.js';
-import { cloudProbe, createFreshness } from '../runtime/changes.js';
-import { createScheduler, type Clock, type Scheduler } from '../triggers/schedule/scheduler.js';
+import { createFlowsWatch } from '../runtime/flows-watch.js';
+import type { StopTrigger, TriggerDefinition, TriggerRuntime } from '../triggers/index.js';
 import type { Workflows } from '../resources/workflows/index.js';
 import type { Storages } from '../storage/index.js';
 import type { Waits } from '../types/waits.js';
+import type { Clock } from '../util/wake-timer.js';
 import { createHandler } from './handle.js';
+import { requestBody } from './request-body.js';
 import { selectRoutes, type RouteDeps, type RouteGroup } from './routes/index.js';
 import type { HostRequest, HostResponse } from './types.js';
 
@@ -23,18 +25,18 @@ export { createMount, type Mount, type MountOptions } from './mount.js';
 
 /** What a host uses of a weir instance (a `Weir` is one). */
 export interface HostDeps extends RouteDeps {
-  /** Schedule slot claims of several `weir serve` on one home live under it. */
+  /** Slot claims of several `weir serve` on one home live under it. */
   home?: string;
   storage: Storages;
   workflows: Pick<Workflows, 'listPublished'>;
   cluster: Pick<Cluster, 'follow' | 'claim'> | null;
-  runtime: RouteDeps['runtime'] & Pick<Runtime, 'start' | 'close'>;
+  runtime: RouteDeps['runtime'] & Pick<Runtime, 'start' | 'close' | 'dispatcher'>;
   waits: RouteDeps['waits'] & Pick<Waits, 'start' | 'stop'>;
 }
 
 /** Options of {@link createHost}. */
 export interface HostOptions {
-  /** Run schedule triggers (default true). */
+  /** Start what the triggers start, schedules among them (default true); their routes answer either way. */
   schedules?: boolean;
   /** How often to look for publish/unpublish by other processes, in ms (default 1000). */
   watchMs?: number;
@@ -61,11 +63,12 @@ export interface Host {
   handle(req: HostRequest): Promise<HostResponse>;
   /** True when a route answers this method and path (an embedding app passes the others on). */
   owns(method: string, path: string): boolean;
-  /** Replays unfinished deliveries, starts the schedules and the waits; resolves with the number replayed. */
+  /** Replays unfinished deliveries, starts the triggers (schedules) and the waits; resolves with the number replayed. */
   start(): Promise<{ replayed: number }>;
-  /** Stops the schedules and waits for every execution in flight. */
+  /** Stops the triggers and waits for every execution in flight. */
   close(): Promise<void>;
-  scheduler: Scheduler | null;
+  /** What each started trigger returned, by its node type (how to stop it, and what it shows of itself). */
+  readonly triggers: ReadonlyMap<string, StopTrigger>;
 }
 
 /**
@@ -80,64 +83,25 @@ export interface Host {
  */
 export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`weir: ${(err as Error)?.stack ?? err}\n`));
-  const handler = createHandler(selectRoutes(weir, options.routes), { onError });
-  const { dispatcher } = weir.runtime;
-  const scheduler =
-    options.schedules === false
-      ? null
-      : createScheduler({
-          storage: weir.storage,
-          bus: weir.bus,
-          workflows: weir.workflows,
-          clock: options.clock,
-          claim: slotClaim(weir),
-          fire: (flow, input) => dispatcher.run({ flow, input, trigger: 'schedule', background: true }),
-        });
-  const stops: Array<() => void> = [];
-
-  /** Runs scheduler syncs one at a time; a request during a sync runs one more afterwards. */
-  let syncing: Promise<void> | null = null;
-  let again = false;
-  const sync = (): void => {
-    if (!scheduler) return;
-    if (syncing) {
-      again = true;
-      return;
-    }
-    syncing = scheduler
-      .sync()
-      .catch(onError)
-      .finally(() => {
-        syncing = null;
-        if (again) {
-          again = false;
-          sync();
-        }
-      });
-  };
-
-  /** The schedules and whoever asked to be told follow every change the watch sees. */
-  const changed = (): void => {
-    options.onFlowsChanged?.();
-    sync();
-  };
-
-  function watch(): void {
-    const events = ['workflow:published', 'workflow:deleted', 'workflow:synced'] as const;
-    for (const e of events) weir.bus.on(e, changed);
-    stops.push(() => events.forEach((e) => weir.bus.off(e, changed)));
-    const fresh = createFreshness(cloudProbe(weir.storage, ['workflows']));
-    let seen: number | null = null;
-    let polls = 0;
-    const timer = setInterval(() => {
-      const gen = fresh.check();
-      // Without a probe (non-fs storage) re-read every tenth tick; cluster hosts also get bus events.
-      if (gen === null ? ++polls % 10 === 0 : gen !== seen) changed();
-      seen = gen;
-    }, options.watchMs ?? 1000);
-    timer.unref();
-    stops.push(() => clearInterval(timer));
-  }
+  const watch = createFlowsWatch({ bus: weir.bus, storage: weir.storage, watchMs: options.watchMs });
+  const claim = slotClaim(weir);
+  const runtimeOf = (trigger: TriggerDefinition): TriggerRuntime => ({
+    config: weir.config,
+    dispatcher: weir.runtime.dispatcher,
+    published: async () => (await weir.workflows.listPublished()).filter((f) => f.config.nodes.some((n) => n.type === trigger.node.type)),
+    bus: weir.bus,
+    storage: weir.storage,
+    claim,
+    onFlowsChanged: watch.on,
+    decode: requestBody,
+    runtime: weir.runtime,
+    voiceAgents: weir.voiceAgents,
+    clock: options.clock,
+    onError,
+  });
+  const runtimes = new Map(weir.triggers.map((t) => [t, runtimeOf(t)]));
+  const handler = createHandler(selectRoutes(weir, runtimes, options.routes), { onError });
+  const started = new Map<string, StopTrigger>();
 
   return {
     handle(req) {
@@ -146,22 +110,24 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
     },
     owns: handler.owns,
     async start() {
-      // Other hosts' publish/unpublish events reach this bus (schedules re-sync at once).
+      // Other hosts' publish/unpublish events reach this bus (the triggers follow them at once).
       await weir.cluster?.follow();
       const replayed = await weir.runtime.start();
       // The wake index loads in the background: listening does not wait for a hundred thousand waits.
       void weir.waits.start().catch(onError);
-      await scheduler?.sync();
-      if (scheduler || options.onFlowsChanged) watch();
+      if (options.schedules !== false) {
+        for (const [trigger, runtime] of runtimes) if (trigger.start) started.set(trigger.node.type, await trigger.start(runtime));
+      }
+      if (options.onFlowsChanged) watch.on(options.onFlowsChanged);
       return { replayed };
     },
     async close() {
-      stops.forEach((stop) => stop());
-      scheduler?.stop();
-      await syncing;
+      watch.stop();
+      for (const stop of started.values()) await stop();
+      started.clear();
       await weir.waits.stop();
       await weir.runtime.close();
     },
-    scheduler,
+    triggers: started,
   };
 }

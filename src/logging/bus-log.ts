@@ -15,8 +15,8 @@ const msBetween = (from: string, to: string | null) => (to ? Date.parse(to) - Da
  * const stop = logBus(weir.bus, createLogger({ level: 'info', format: 'text', stream: process.stdout }))
  */
 export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
-  // A line per success took the webhook -> respond flow in the host bench from about 60 to 90 us of server
-  // CPU per request: above `info` (`weir serve --quiet`) not even its fields are built.
+  // A line per success costs the webhook -> respond flow half again its server CPU per request (figures:
+  // docs/performance.md): above `info` (`weir serve --quiet`) not even its fields are built.
   const info = logger.isLevelEnabled('info');
   const debug = logger.isLevelEnabled('debug');
   const stops: Array<() => void> = [];

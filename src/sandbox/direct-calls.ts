@@ -3,8 +3,8 @@ import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 // Host functions that QuickJS calls without quickjs-emscripten's generic C -> host path.
 //
 // Why: that path (the context's `cToHostCallbacks.callFunction`) wraps `this` and every argument in a
-// handle, runs the function as a generator inside a Scope and copies its result: about 2.5 us a call here,
-// more than the `$crypto` work itself. A direct call reads its arguments from QuickJS's argv with the FFI and
+// handle, runs the function as a generator inside a Scope and copies its result, which cost more than the
+// `$crypto` work itself (figures: docs/performance.md, "Figures behind the code's choices"). A direct call reads its arguments from QuickJS's argv with the FFI and
 // hands back a JSValue pointer, which C takes over: `qts_call_function` (c/interface.c) copies `*result`
 // and frees the pointer, and turns a null pointer into undefined. So a pointer QTS_NewString made passes
 // its value, and a static one (QTS_GetTrue) must be duplicated first.

@@ -9,7 +9,7 @@ import { isTempFile, overwrite, overwriteSync, writeFileAtomic, writeFileAtomicS
  * Records up to this many characters are written synchronously (see `setItem`); larger ones go through the
  * thread pool. 64 KiB was tried: in isolation a Respond-flow host then spent less CPU per request, but in
  * the host bench's later rounds (the disk busy with the durable host's files) the synchronous writes of
- * whole execution batches doubled it (45 -> 96 us), while 16 KiB held 65 us in every round.
+ * whole execution batches doubled it, while 16 KiB held steady in every round (figures: docs/performance.md).
  */
 const SYNC_WRITE_MAX = 16 * 1024;
 
@@ -106,7 +106,7 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     },
     // One unlink on the calling thread, like a small write: `rm` would first stat the path on the thread pool
     // to tell a folder from a file, and a key is always a file. An absent one (a checkpoint's second slot,
-    // most often) is told by `existsSync`, under 1 us, rather than by the exception of unlink, about 6 us.
+    // most often) is told by `existsSync`, several times cheaper than the exception of unlink.
     async removeItem(key) {
       try {
         const file = toPath(key);

@@ -73,7 +73,7 @@ test('the adapters share the public entry: a WeirError of require("weir") keeps 
   // A host whose handler throws the entry's WeirError: with a second copy of the class inside the adapter it
   // would be an unknown error, a 500.
   const code = `const { WeirError } = require('weir'); const { createListener } = require('weir/node-http'); const http = require('node:http');
-    const host = { start: async () => ({ replayed: 0 }), close: async () => {}, owns: () => true, scheduler: null,
+    const host = { start: async () => ({ replayed: 0 }), close: async () => {}, owns: () => true, triggers: new Map(),
       handle: async () => { throw new WeirError('FORBIDDEN', 'no entry'); } };
     const listener = createListener({ config: {} }, { host });
     const server = http.createServer(listener).listen(0, '127.0.0.1', async () => {
@@ -87,7 +87,7 @@ test('the adapters share the public entry: a WeirError of require("weir") keeps 
 test('both adapters load as ESM and CommonJS with their shared lifecycle: answered before close(), 503 after', () => {
   const code = (load: (name: string) => string) => `(async () => {
     const { createFetchHandler } = ${load('weir/fetch')}; const { createListener } = ${load('weir/node-http')}; const http = ${load('node:http')};
-    const host = () => ({ start: async () => ({ replayed: 0 }), close: async () => {}, owns: () => true, scheduler: null,
+    const host = () => ({ start: async () => ({ replayed: 0 }), close: async () => {}, owns: () => true, triggers: new Map(),
       handle: async () => ({ status: 200, body: { ok: true } }) });
     const handler = createFetchHandler({ config: {} }, { host: host() });
     const before = await handler(new Request('http://weir.test/x'));

@@ -81,9 +81,8 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
     // While other runs of this process are still going, a record nobody waits for waits a moment for theirs:
     // runs that end one per turn (a Code node's replies arrive one at a time) then share a file instead of
     // writing one each. A run alone, or one a caller waits for, is written on the next turn. Creating a file
-    // is what costs: 30 us to 600 us of kernel time on ext4 (the most without a journal, where it scans the
-    // inodes deleted in the last minutes), so a busy host writes about a hundred batches a second rather than
-    // several hundred. The runs do not hold their limiter slots through this wait (see `onEnded`).
+    // is what costs in kernel time on ext4 (the most without a journal, where it scans the inodes deleted in
+    // the last minutes), so a busy host writes fewer, larger batches (figures: docs/performance.md). The runs do not hold their limiter slots through this wait (see `onEnded`).
     { linger: (waiting) => (live.size > waiting ? LINGER_MS : 0) },
   );
 

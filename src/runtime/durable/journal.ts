@@ -61,8 +61,8 @@ async function closeSegment(fh: FileHandle, used: number): Promise<void> {
 
 /**
  * Batches written and flushed at once. One: with more in flight the same deliveries went out in smaller
- * batches, so more writes, flushes and thread-pool wake-ups (measured against 4 at a fixed 9,000 req/s,
- * interleaved: 81-84 against 91-96 µs of host CPU per durable 200, p99 the same).
+ * batches, so more writes, flushes and thread-pool wake-ups, and more host CPU per durable answer (figures:
+ * docs/performance.md, "Figures behind the code's choices").
  */
 const MAX_INFLIGHT = 1;
 

@@ -1,4 +1,4 @@
-import type { FlowTemplate } from './index.js';
+import type { FlowTemplate } from './template.js';
 
 /** A form post stored as a row of `user.submissions`, answered 201 with the row's id. */
 export const formToTable: FlowTemplate = {

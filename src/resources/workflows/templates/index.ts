@@ -1,21 +1,13 @@
 import { WeirError } from '../../../errors.js';
 import { didYouMean } from '../../../util/nearest.js';
-import type { FlowConfig } from '../types.js';
+import type { FlowTemplate } from './template.js';
 import { formToTable } from './form-to-table.js';
 import { scheduleToHttp } from './schedule-to-http.js';
 import { signedGithubWebhook } from './signed-github-webhook.js';
 import { webhookToRespond } from './webhook-to-respond.js';
 
-/** A starting flow for `weir workflows create <name> --template <name>`: a valid config and what to do next. */
-export interface FlowTemplate {
-  name: string;
-  /** One line: what the flow does. */
-  summary: string;
-  /** A fresh copy of the config, valid as it is. */
-  config(): FlowConfig;
-  /** The commands to run next, with `<flow>` standing for the new workflow's name. */
-  next: string[];
-}
+export type { FlowTemplate } from './template.js';
+
 
 /** Every template, in the order `weir workflows templates` lists them. */
 export const templates: readonly FlowTemplate[] = [webhookToRespond, scheduleToHttp, signedGithubWebhook, formToTable];

@@ -1,4 +1,4 @@
-import type { FlowTemplate } from './index.js';
+import type { FlowTemplate } from './template.js';
 
 /** The URL a new flow calls until its user puts theirs in. */
 const PLACEHOLDER_URL = 'https://example.com/replace-with-your-endpoint';

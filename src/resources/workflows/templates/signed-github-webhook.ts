@@ -1,4 +1,4 @@
-import type { FlowTemplate } from './index.js';
+import type { FlowTemplate } from './template.js';
 
 // The HMAC covers rawBody, the body exactly as GitHub sent it (a re-serialized body would not match).
 const VERIFY = `const secret = $env.GITHUB_WEBHOOK_SECRET;

@@ -1,4 +1,4 @@
-import type { FlowTemplate } from './index.js';
+import type { FlowTemplate } from './template.js';
 
 /** A webhook that answers its caller itself: the greeting is made from the posted `name`. */
 export const webhookToRespond: FlowTemplate = {

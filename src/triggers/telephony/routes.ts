@@ -1,20 +1,26 @@
 import { WeirError } from '../../errors.js';
-import type { WeirConfig } from '../../config.js';
-import { startFlows, type Started, type TelephonyIntake } from '../../triggers/telephony/dispatch.js';
-import { EXECUTIONS_HEADER, POST_CALL_PATH, SMS_PATH, callFlows, smsFlows, trimUrl } from '../../triggers/telephony/flows.js';
-import { verifyPostCallSignature, verifyTwilioSignature } from '../../triggers/telephony/signatures.js';
 import { SECRET } from '../../providers/credentials.js';
-import type { VoiceAgents } from '../../resources/voice-agents/index.js';
-import { jsonSyntaxProblem } from '../../util/json-syntax.js';
-import { parseForm } from '../body.js';
-import type { HostRequest, HostResponse, Route } from '../types.js';
+import type { HostRequest, HostResponse, Route } from '../../types/http.js';
+import type { TriggerRuntime } from '../define.js';
+import { startFlows, type Started } from './dispatch.js';
+import { EXECUTIONS_HEADER, POST_CALL_PATH, SMS_PATH, callFlows, smsFlows, trimUrl } from './flows.js';
+import { verifyPostCallSignature, verifyTwilioSignature } from './signatures.js';
 
-/** What the telephony routes use. */
-export interface TelephonyDeps {
-  config: Pick<WeirConfig, 'publicUrl'>;
-  voiceAgents: Pick<VoiceAgents, 'secrets' | 'telephonyFlows' | 'inboundMapping'>;
-  intake: TelephonyIntake;
+/** What the telephony routes use of the trigger runtime. */
+export type TelephonyDeps = Pick<TriggerRuntime, 'config' | 'voiceAgents' | 'decode' | 'dispatcher' | 'bus'> & { runtime: Pick<TriggerRuntime['runtime'], 'limiter'> };
+
+/** The form type a Twilio body is read as: the request's own (its charset kept), else a plain form. */
+const formType = (contentType: string | undefined) =>
+  contentType && /^application\/x-www-form-urlencoded\b/i.test(contentType) ? contentType : 'application/x-www-form-urlencoded';
+
+/** A decoded body's value, awaited only when decoding needed a promise. */
+async function bodyOf(rt: Pick<TriggerRuntime, 'decode'>, req: HostRequest, contentType: string): Promise<unknown> {
+  const decoded = rt.decode(req, contentType);
+  return (decoded instanceof Promise ? await decoded : decoded).value;
 }
+
+/** What starting a telephony event's flows uses. */
+const intakeOf = (deps: TelephonyDeps) => ({ limiter: deps.runtime.limiter, dispatcher: deps.dispatcher, bus: deps.bus });
 
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
@@ -44,12 +50,14 @@ const started = (list: Started[]) => ({ [EXECUTIONS_HEADER]: list.map((s) => s.e
  * Twilio's incoming-message webhook: checks `X-Twilio-Signature` when `TWILIO_AUTH_TOKEN` is set, starts
  * every published flow whose `sms_received_trigger.phoneNumber` is `To`, and answers empty TwiML.
  */
-const smsRoute = ({ config, voiceAgents, intake }: TelephonyDeps): Route => ({
+const smsRoute = (deps: TelephonyDeps, intake = intakeOf(deps)): Route => ({
   methods: ['POST'],
   path: SMS_PATH,
   async handle(req): Promise<HostResponse> {
     const receivedAt = new Date().toISOString();
-    const params = parseForm(req.rawBody.toString('utf8'));
+    const { config, voiceAgents } = deps;
+    // Decoded as every route decodes a form (content coding, charset): the signature covers the decoded fields.
+    const params = (await bodyOf(deps, req, formType(req.headers['content-type']))) as Record<string, string | string[]>;
     const authToken = (await voiceAgents.secrets())[SECRET.twilioToken];
     if (authToken && !verifyTwilioSignature(authToken, signedUrl(req, config.publicUrl), params, req.headers['x-twilio-signature'])) {
       throw new WeirError('FORBIDDEN', 'X-Twilio-Signature does not match this request (signed for the public URL of the host)');
@@ -85,23 +93,19 @@ interface PostCall {
  * `ElevenLabs-Signature` when `ELEVENLABS_WEBHOOK_SECRET` is set (bad: 401, older than 30 minutes: 403),
  * then starts the published flows whose `inbound_call_trigger` names the call's agent and number.
  */
-const postCallRoute = ({ voiceAgents, intake }: TelephonyDeps): Route => ({
+const postCallRoute = (deps: TelephonyDeps, intake = intakeOf(deps)): Route => ({
   methods: ['POST'],
   path: POST_CALL_PATH,
   async handle(req): Promise<HostResponse> {
+    const { voiceAgents } = deps;
     const secret = (await voiceAgents.secrets())[SECRET.elevenlabsWebhook];
     if (secret) {
       const check = verifyPostCallSignature(secret, req.rawBody, req.headers['elevenlabs-signature']);
       if (check === 'stale') throw new WeirError('FORBIDDEN', 'ElevenLabs-Signature is older than 30 minutes (a replayed request?)');
       if (check !== 'ok') throw new WeirError('UNAUTHORIZED', `ElevenLabs-Signature is ${check === 'missing' ? 'missing' : 'not valid for this body'}`);
     }
-    let event: PostCall;
-    const text = req.rawBody.toString('utf8');
-    try {
-      event = JSON.parse(text);
-    } catch (err) {
-      throw new WeirError('INVALID_INPUT', `post-call body is not valid JSON: ${jsonSyntaxProblem(text, err)}`);
-    }
+    // The signature covers the bytes as sent; the body is then read as every JSON body is.
+    const event = (await bodyOf(deps, req, 'application/json')) as PostCall;
     // Audio and call-initiation-failure events are acknowledged so the provider does not retry them.
     if (event?.type !== 'post_call_transcription') return { status: 200, body: { received: true, ignored: String(event?.type), executions: [] } };
     const data = event.data ?? {};
@@ -126,5 +130,9 @@ const postCallRoute = ({ voiceAgents, intake }: TelephonyDeps): Route => ({
   },
 });
 
-/** The telephony routes: Twilio SMS and the voice post-call webhook, signature-checked when the secret is set. */
-export const telephonyRoutes = (deps: TelephonyDeps): Route[] => [smsRoute(deps), postCallRoute(deps)];
+
+/** Twilio's incoming-message webhook (`sms_received_trigger`), signature-checked when `TWILIO_AUTH_TOKEN` is set. */
+export const smsRoutes = (deps: TelephonyDeps): Route[] => [smsRoute(deps)];
+
+/** The voice provider's post-call webhook (`inbound_call_trigger`), signature-checked when the secret is set. */
+export const postCallRoutes = (deps: TelephonyDeps): Route[] => [postCallRoute(deps)];

@@ -1,20 +1,29 @@
 import { errorResponse, WeirError } from '../../errors.js';
 import type { Runtime } from '../../runtime/index.js';
-import type { Route } from '../types.js';
+import type { Route } from '../../types/http.js';
+import type { TriggerRuntime } from '../define.js';
 
 /** A status is read again and again while it changes: no cache may keep an answer. */
 const NO_STORE = { 'cache-control': 'no-store' };
+
+/** `/trigger/:token`, any method: the webhook intake decodes the body once it knows the token. */
+export const webhookRoutes = ({ runtime, decode }: Pick<TriggerRuntime, 'runtime' | 'decode'>): Route[] => [
+  {
+    path: '/trigger/:token',
+    handle: (req, params) => runtime.webhooks.deliver(req, params.token, decode),
+  },
+];
 
 /**
  * `GET /executions/<token>`: the status URL of a `respondImmediately` answer. The token is the only
  * credential, so a forged or altered one, an unknown execution and a pruned record get one same 404.
  */
-export const executionStatusRoutes = (intake: Pick<Runtime, 'status'>): Route[] => [
+export const executionStatusRoutes = (runtime: Pick<Runtime, 'status'>): Route[] => [
   {
     methods: ['GET'],
     path: '/executions/:token',
     async handle(_req, params) {
-      const view = await intake.status(params.token);
+      const view = await runtime.status(params.token);
       if (!view) return { ...errorResponse(new WeirError('NOT_FOUND', 'not found')), headers: NO_STORE };
       return { status: 200, headers: NO_STORE, body: view };
     },
