@@ -109,6 +109,36 @@ test('a JSON body round-trips', async () => {
   );
 });
 
+// Latin-1 text without U+0080-U+009F: the WHATWG label iso-8859-1 means windows-1252, which maps those bytes
+// elsewhere. UTF-16 text not starting with U+FEFF: a decoder takes a leading BOM as the byte order, not text.
+const latin1Text = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((n) => String.fromCharCode(n)), minLength: 1, maxLength: 60 });
+const utf16Text = fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }).filter((s) => !s.startsWith('\ufeff'));
+/** A form in a charset other than UTF-8: each byte of a name or value that is not a letter or digit as %XX. */
+const formIn = (entries: Array<[string, string]>) => entries.map((kv) => kv.map((t) => [...Buffer.from(t, 'latin1')].map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('')).join('=')).join('&');
+
+test('text, JSON and forms in a declared charset decode to the text sent', async () => {
+  const sample = fc.oneof(
+    fc.tuple(latin1Text, fc.constantFrom('iso-8859-1', 'latin1', 'ISO-8859-1')).map(([t, cs]) => ({ kind: 'text' as const, text: t, bytes: Buffer.from(t, 'latin1'), cs })),
+    fc.tuple(utf16Text, fc.constantFrom('utf-16le', 'UTF-16LE', '"utf-16le"')).map(([t, cs]) => ({ kind: 'text' as const, text: t, bytes: Buffer.from(t, 'utf16le'), cs })),
+    fc.tuple(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('utf-16le')).map(([v, cs]) => ({ kind: 'json' as const, text: JSON.stringify(v), bytes: Buffer.from(JSON.stringify(v), 'utf16le'), cs })),
+    fc.array(fc.tuple(latin1Text, latin1Text), { minLength: 1, maxLength: 4 }).map((entries) => ({ kind: 'form' as const, entries, text: formIn(entries), bytes: Buffer.from(formIn(entries), 'latin1'), cs: 'iso-8859-1' })),
+  );
+  await checkAsync(
+    'charsets decode to the text sent',
+    100,
+    FILE,
+    fc.asyncProperty(sample, coding, async (s, c) => {
+      const type = { text: 'text/plain', json: 'application/json', form: 'application/x-www-form-urlencoded' }[s.kind];
+      const { body, headers } = encoded(s.bytes, c, `${type}; charset=${s.cs}`);
+      const r = await post(body, headers);
+      assert.is(r.status, 200, r.text.slice(0, 300));
+      assert.is(r.json.rawBody, s.text);
+      const expected = s.kind === 'text' ? s.text : s.kind === 'json' ? JSON.parse(s.text) : grouped(s.entries);
+      assert.is(JSON.stringify(r.json.body), JSON.stringify(expected));
+    }),
+  );
+});
+
 /** The object a form or multipart body parses to: a repeated name becomes an array of its values in order. */
 function grouped<V>(entries: Array<[string, V]>): Record<string, V | V[]> {
   const out: Record<string, V | V[]> = {};
