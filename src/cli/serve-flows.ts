@@ -1,4 +1,4 @@
-import type { ScheduleConfig } from '../nodes/triggers/schedule.js';
+import type { ScheduleConfig } from '../triggers/schedule/node.js';
 import type { NodeRegistry } from '../nodes/index.js';
 import { triggerType } from '../triggers/webhook/not-live.js';
 import type { WeirLogger } from '../logging/logger.js';

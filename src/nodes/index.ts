@@ -1,12 +1,11 @@
 import type { NodeDefinition } from './define.js';
-import { scheduleTrigger } from './triggers/schedule.js';
-import {
-  inboundCallTrigger,
-  interfaceEventTrigger,
-  manualTrigger,
-  smsReceivedTrigger,
-  webhookTrigger,
-} from './triggers/simple.js';
+// The trigger nodes live with their triggers (src/triggers/<kind>/node.ts).
+import { inboundCallTrigger } from '../triggers/inbound-call/node.js';
+import { interfaceEventTrigger } from '../triggers/interface-event/node.js';
+import { manualTrigger } from '../triggers/manual/node.js';
+import { scheduleTrigger } from '../triggers/schedule/node.js';
+import { smsReceivedTrigger } from '../triggers/sms/node.js';
+import { webhookTrigger } from '../triggers/webhook/node.js';
 import { callFlowNode } from './call-flow.js';
 import { codeNode } from './code.js';
 import { conditionNode } from './condition.js';

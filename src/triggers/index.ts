@@ -1,9 +1,9 @@
 import type { TriggerDefinition } from './define.js';
-import { inboundCall } from './inbound-call.js';
+import { inboundCall } from './inbound-call/index.js';
 import { interfaceEvent } from './interface-event/index.js';
-import { manual } from './manual.js';
+import { manual } from './manual/index.js';
 import { schedule } from './schedule/index.js';
-import { sms } from './sms.js';
+import { sms } from './sms/index.js';
 import { webhook } from './webhook/index.js';
 
 export { defineTrigger, type TriggerDefinition, type TriggerRuntime, type StopTrigger } from './define.js';

@@ -1,4 +1,5 @@
 import { WeirError } from '../../errors.js';
+import { didYouMean } from '../../util/nearest.js';
 import type { WeirBus } from '../../events.js';
 import type { Runtime } from '../../runtime/index.js';
 import type { Interfaces } from '../../resources/interfaces/index.js';
@@ -59,7 +60,9 @@ export function selectRoutes(deps: RouteDeps, runtimes: ReadonlyMap<TriggerDefin
   const known = [...Object.keys(coreGroups), ...groupsOf(deps.triggers)];
   const chosen = groups ?? known;
   const unknown = chosen.filter((g) => !known.includes(g));
-  if (unknown.length) throw new WeirError('INVALID_CONFIG', `unknown route group "${unknown.join('", "')}"`, { hints: [`route groups: ${known.join(', ')}`] });
+  if (unknown.length) {
+    throw new WeirError('INVALID_CONFIG', `unknown route group "${unknown.join('", "')}"${didYouMean(unknown[0], known)}`, { hints: [`route groups: ${known.join(', ')}`] });
+  }
   const core = Object.entries(coreGroups).flatMap(([g, routes]) => (chosen.includes(g) ? routes(deps) : []));
   const own = [...runtimes].flatMap(([trigger, runtime]) =>
     Object.entries(trigger.routes ?? {}).flatMap(([g, routes]) => (chosen.includes(g) ? routes(runtime) : [])),

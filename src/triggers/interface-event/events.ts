@@ -1,5 +1,5 @@
 import { callerStatus, WeirError } from '../../errors.js';
-import { checkInput, type InputParam } from '../../nodes/triggers/input-params.js';
+import { checkInput, type InputParam } from '../input-params.js';
 import type { PublishedWorkflow } from '../../resources/workflows/index.js';
 import type { NodeRegistry } from '../../nodes/index.js';
 import type { Outcome } from '../../types/trigger.js';

@@ -1,4 +1,4 @@
-import { interfaceEventTrigger } from '../../nodes/triggers/simple.js';
+import { interfaceEventTrigger } from './node.js';
 import { defineTrigger } from '../define.js';
 import { interfaceEventRoutes } from './routes.js';
 

@@ -1,4 +1,4 @@
-import { scheduleTrigger } from '../../nodes/triggers/schedule.js';
+import { scheduleTrigger } from './node.js';
 import { defineTrigger } from '../define.js';
 import { createScheduler } from './scheduler.js';
 

@@ -1,4 +1,4 @@
-import type { ScheduleConfig } from '../../nodes/triggers/schedule.js';
+import type { ScheduleConfig } from './node.js';
 import type { PublishedWorkflow } from '../../resources/workflows/index.js';
 import { createWakeTimer, type Clock } from '../../util/wake-timer.js';
 import type { WeirBus } from '../../events.js';

@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import { scheduleProblems, type ScheduleConfig } from '../../nodes/triggers/schedule.js';
+import { scheduleProblems, type ScheduleConfig } from './node.js';
 
 /** When a schedule runs: the next slot after a time, and the last slot at or before one. */
 export interface Timing {

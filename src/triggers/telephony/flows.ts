@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import { E164 } from '../../nodes/triggers/simple.js';
+import { E164 } from '../sms/node.js';
 import type { FlowConfig, FlowNode, PublishedWorkflow } from '../../resources/workflows/index.js';
 
 /** Host paths of the telephony webhooks (Twilio SMS and the voice post-call). */

@@ -1,4 +1,4 @@
-import { webhookTrigger } from '../../nodes/triggers/simple.js';
+import { webhookTrigger } from './node.js';
 import { defineTrigger } from '../define.js';
 import { executionStatusRoutes, webhookRoutes } from './routes.js';
 

@@ -1,5 +1,5 @@
-import { manualTrigger } from '../nodes/triggers/simple.js';
-import { defineTrigger } from './define.js';
+import { defineTrigger } from '../define.js';
+import { manualTrigger } from './node.js';
 
 /** The manual trigger: started by hand (`weir workflows run`, `executeFlow`); no route, nothing to start. */
 export const manual = defineTrigger({ node: manualTrigger });

@@ -1,6 +1,6 @@
-import { inboundCallTrigger } from '../nodes/triggers/simple.js';
-import { defineTrigger } from './define.js';
-import { postCallRoutes } from './telephony/routes.js';
+import { defineTrigger } from '../define.js';
+import { postCallRoutes } from '../telephony/routes.js';
+import { inboundCallTrigger } from './node.js';
 
 /** The inbound call trigger: the voice provider's post-call webhook starts the flows of the called number and agent. */
 export const inboundCall = defineTrigger({

@@ -1,6 +1,6 @@
-import type { Problem } from '../define.js';
-import { isObject } from '../../util/json.js';
-import type { JsonSchema } from '../../util/json-schema.js';
+import type { Problem } from '../nodes/define.js';
+import { isObject } from '../util/json.js';
+import type { JsonSchema } from '../util/json-schema.js';
 
 export const PARAM_TYPES = ['string', 'number', 'boolean', 'object', 'array'] as const;
 

@@ -1,4 +1,4 @@
-import { defineNode, type Problem } from '../define.js';
+import { defineNode, type Problem } from '../../nodes/define.js';
 
 const FIELDS = [
   { name: 'minute', min: 0, max: 59 },

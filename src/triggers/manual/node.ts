@@ -1,0 +1,5 @@
+import { defineNode } from '../../nodes/define.js';
+import { INPUT_PARAMS_CONFIG, validateInputParams } from '../input-params.js';
+
+/** Started by hand (`weir workflows run`). */
+export const manualTrigger = defineNode({ type: 'manual_trigger', trigger: true, config: INPUT_PARAMS_CONFIG, validate: validateInputParams });
