@@ -29,7 +29,8 @@ import { createCapture, type Capture } from './triggers/webhook/capture.js';
 import { createRuntime, type Runtime } from './runtime/index.js';
 import { cachedPublicBase, publicBase } from './host/serve-info.js';
 import { createResumeTokens, createWaitStore, createWaits } from './waits/index.js';
-import { waitClaim } from './waits/claims.js';
+import { createClaim } from './cluster/claims.js';
+import { RETRY_MS as WAIT_RETRY_MS } from './waits/wake.js';
 import type { Waits } from './types/waits.js';
 import type { NodeServices } from './types/node-services.js';
 import { logBus } from './logging/bus-log.js';
@@ -185,7 +186,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, running, resumeUrl: tokens.url });
   const run = createRun({ workflows, executor });
   const runtime = createRuntime({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
-  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: (request) => executor.run(request), limiter: runtime.limiter, bus, cluster, claim: waitClaim({ cluster, home }) });
+  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: (request) => executor.run(request), limiter: runtime.limiter, bus, cluster, claim: createClaim({ cluster, home }, 'wait', WAIT_RETRY_MS) });
   // Around persistence: the config and tokens are stored before the waiting record, its wakes after it.
   executor.hooks['execution:end'].unshift(waits.hooks.prepare);
   executor.hooks['execution:end'].push(waits.hooks.register);

@@ -1,8 +1,8 @@
 import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Options of {@link fileSlotClaims}. */
-export interface FileSlotClaimsOptions {
+/** Options of {@link fileClaims}. */
+export interface FileClaimsOptions {
   /** The folder holding one empty file per claimed slot (shared by every process on the home). */
   dir: string;
   /** Claims of slots older than this are removed (they can no longer be contested). */
@@ -16,10 +16,10 @@ export interface FileSlotClaimsOptions {
  * beyond one slot, so a host that dies (even by SIGKILL) blocks nothing: the others claim the next slots.
  * Claims of old slots made long ago are swept now and then (the slot time leads the file name).
  * @example
- * const claim = fileSlotClaims({ dir: join(home, 'run', 'schedule-claims'), ttlMs: 3_600_000 })
+ * const claim = fileClaims({ dir: join(home, 'run', 'schedule-claims'), ttlMs: 3_600_000 })
  * if (await claim('wf_1', Date.parse('2026-11-01T06:30:00Z'))) run()
  */
-export function fileSlotClaims(options: FileSlotClaimsOptions): (flowId: string, at: number) => Promise<boolean> {
+export function fileClaims(options: FileClaimsOptions): (name: string, at: number) => Promise<boolean> {
   const { dir, ttlMs } = options;
   const now = options.now ?? Date.now;
   let sweptAt = 0;

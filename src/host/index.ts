@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster/index.js';
-import { slotClaim } from '../cluster/slots.js';
+import { createClaim } from '../cluster/claims.js';
 import type { Runtime } from '../runtime/index.js';
 import { createFlowsWatch } from '../runtime/flows-watch.js';
 import type { StopTrigger, TriggerDefinition, TriggerRuntime } from '../triggers/index.js';
@@ -84,7 +84,7 @@ export interface Host {
 export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`weir: ${(err as Error)?.stack ?? err}\n`));
   const watch = createFlowsWatch({ bus: weir.bus, storage: weir.storage, watchMs: options.watchMs });
-  const claim = slotClaim(weir);
+  const claim = createClaim(weir, 'schedule');
   const runtimeOf = (trigger: TriggerDefinition): TriggerRuntime => ({
     config: weir.config,
     dispatcher: weir.runtime.dispatcher,

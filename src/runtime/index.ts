@@ -11,16 +11,16 @@ import type { Capture } from '../triggers/webhook/capture.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { createFlowIndex, type FlowIndex } from './flow-index.js';
 import { createInterfaceEvents, type InterfaceEvents } from '../triggers/interface-event/events.js';
-import { createExecutionLimiter, type ExecutionLimiter, type ExecutionLimiterOptions } from './execution-limiter.js';
+import { createExecutionLimiter, type ExecutionLimiter } from './execution-limiter.js';
 import { maxCrashesOf } from './poison.js';
 import { createWebhooks, type Webhooks } from '../triggers/webhook/intake.js';
 import { createResumer, type Resumer } from './resume.js';
-import { resumeClaim } from '../cluster/slots.js';
+import { createClaim } from '../cluster/claims.js';
 import { createStatusTokens, executionStatus } from './status-tokens.js';
 import type { ExecutionStatusView } from '../types/executions.js';
 
 /** What the intake uses of a weir instance. */
-export interface RuntimeOptions extends ExecutionLimiterOptions {
+export interface RuntimeOptions {
   /** The journal of durable deliveries lives under `<home>/journal`; memory only without a home. */
   home?: string;
   config: WeirConfig;
@@ -80,7 +80,8 @@ export interface Runtime {
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, cluster } = options;
-  const limiter = createExecutionLimiter(options);
+  // Its bounds are the limiter's defaults: tests size a limiter of their own, and no setting reaches here.
+  const limiter = createExecutionLimiter();
   // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
   const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, maxCrashes: maxCrashesOf(config) }) : null;
   const dispatcher = createDispatcher({ execute: options.execute, limiter, queue });
@@ -88,7 +89,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const tokens = createStatusTokens(options.storage.view('cloud', 'executions'));
   const webhooks = createWebhooks({ ...options, limiter, dispatcher, index, tokens });
   const events = createInterfaceEvents({ nodes: options.nodes, dispatcher, index, exposeErrors: config.webhook?.exposeErrors });
-  const resumer = createResumer({ executions: options.executions, dispatcher, bus: options.bus, claim: resumeClaim({ cluster, home: options.home }) });
+  const resumer = createResumer({ executions: options.executions, dispatcher, bus: options.bus, claim: createClaim({ cluster, home: options.home }, 'resume') ?? (async () => true) });
   let started: Promise<number> | null = null;
   return {
     limiter,

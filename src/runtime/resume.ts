@@ -31,7 +31,7 @@ export interface Resumer {
  * finished nodes are not run again). One whose final record was stored before the crash (only its open
  * entry was left) is just forgotten.
  * @example
- * const resumer = createResumer({ executions, dispatcher, bus, claim: resumeClaim({ cluster, home }) })
+ * const resumer = createResumer({ executions, dispatcher, bus, claim: createClaim({ cluster, home }, 'resume') ?? (async () => true) })
  * await resumer.scan()
  */
 export function createResumer({ executions, dispatcher, bus, claim }: ResumerOptions): Resumer {

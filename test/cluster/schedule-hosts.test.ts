@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fileSlotClaims } from '../../src/cluster/file-claims.js';
-import { claimDir, slotClaim } from '../../src/cluster/slots.js';
+import { fileClaims } from '../../src/cluster/file-claims.js';
+import { claimDir, createClaim } from '../../src/cluster/claims.js';
 import { createScheduler } from '../../src/triggers/schedule/scheduler.js';
 import { createWeir } from '../../src/weir.js';
 import { ROOT } from '../_utils.js';
@@ -29,7 +29,7 @@ test('two schedulers on one home (fs claims): each slot of each flow runs once; 
   const runs = new Map<string, string[]>();
   let decided = 0;
   const scheduler = (weir: typeof a, host: string) => {
-    const claim = slotClaim(weir)!;
+    const claim = createClaim(weir, 'schedule')!;
     return createScheduler({
       storage: weir.storage,
       bus: weir.bus,
@@ -69,7 +69,7 @@ test('slot claims on files: one winner per slot; old claims are swept, an old sl
   const dir = join(tmpDir('weir-claims-'), 'claims');
   const start = Date.now();
   let now = start;
-  const claim = fileSlotClaims({ dir, ttlMs: 60_000, now: () => now });
+  const claim = fileClaims({ dir, ttlMs: 60_000, now: () => now });
   const old = start - 2 * 60 * 60_000;
   assert.is(await claim('wf/late', old), true, 'the folder is made on first use');
   assert.is(await claim('wf/late', old), false);

@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import { slotSharing } from '../../cluster/slots.js';
+import { scheduleSharing } from '../../cluster/claims.js';
 import { DEFAULT_PORT, clearServeInfo, readServeInfo, writeServeInfo } from '../../host/serve-info.js';
 import { capYoungGeneration } from '../../host/young-generation.js';
 import { logBus } from '../../logging/bus-log.js';
@@ -113,7 +113,7 @@ export const serve: CommandSpec = {
       await worker.start();
       ctx.noteNewHome();
       io.stdout.write(machine ? `${JSON.stringify({ role, url: null, pid: process.pid, concurrency: part!.concurrency })}\n` : `weir worker ready: running queued executions, ${part!.concurrency} at once\n`);
-      logger.info({}, slotSharing(weir));
+      logger.info({}, scheduleSharing(weir));
       const signal = await untilSignal();
       logger.info({ signal }, 'stopping: finishing executions in flight');
       return shutDown(logger, [() => worker.close(), () => part!.close()]);
@@ -145,7 +145,7 @@ export const serve: CommandSpec = {
       showPublished(await flows.start(), logger, machine ? null : io.stdout);
     }
     if (other && other.pid !== process.pid) logger.info({}, `another weir serve (pid ${other.pid}, ${other.url}) runs on this home; schedules are shared with it`);
-    logger.info({}, slotSharing(weir));
+    logger.info({}, scheduleSharing(weir));
 
     const signal = await untilSignal();
     logger.info({ signal }, 'stopping: finishing requests and executions in flight');
