@@ -1,4 +1,4 @@
-import { errorResponse } from '../errors.js';
+import { errorResponse, WeirError } from '../errors.js';
 import { compileRoutes } from './router.js';
 import type { HostRequest, HostResponse, Route } from './types.js';
 
@@ -11,8 +11,9 @@ export interface HandlerOptions {
 /** A transport-free request handler; `owns` tells an adapter whether a path is the host's before it reads a body. */
 export type Handler = ((req: HostRequest) => Promise<HostResponse>) & { owns(method: string, path: string): boolean };
 
-/** The answer to a path no route owns (made without throwing: scanners hit it a lot). */
-const notFound = (): HostResponse => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'not found' } } });
+/** The answer to a path no route owns, mapped once like every error (returned without throwing: scanners hit it a lot). */
+const NOT_FOUND = errorResponse(new WeirError('NOT_FOUND', 'not found'));
+const notFound = (): HostResponse => ({ status: NOT_FOUND.status, body: { error: { ...NOT_FOUND.body.error } } });
 
 /**
  * Builds the core request handler over a route list (compiled once): the matching route answers, unknown
