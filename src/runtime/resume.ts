@@ -6,6 +6,9 @@ import type { Dispatcher } from './dispatch.js';
 
 const FINISHED = new Set(['success', 'error', 'cancelled']);
 
+/** When the oldest of these executions started (ms): their records were all written since. */
+const startOfOldest = (entries: Array<{ record: ExecutionRecord }>): number => Math.min(...entries.map((e) => startTimeOf(e.record.id) ?? Date.parse(e.record.startedAt)));
+
 /** Options of {@link createResumer}. */
 export interface ResumerOptions {
   executions: Pick<Executions, 'open' | 'configs' | 'endedAmong' | 'save'>;
@@ -55,13 +58,17 @@ export function createResumer({ executions, dispatcher, bus, claim }: ResumerOpt
     async scan() {
       const entries = await executions.open.list();
       // An execution that ended just before its process died: its final record is made sure of, the entry goes.
-      for (const { record, owner } of entries) {
-        if (FINISHED.has(record.status) && ownerIsGone(owner)) await executions.save(record).then(() => executions.open.remove(record.id));
+      // Stored only when it is not already (the process usually died after storing it, before removing the
+      // entry): a second copy would count twice against retention, and a prune would take an older execution.
+      const ending = entries.filter((e) => FINISHED.has(e.record.status) && ownerIsGone(e.owner));
+      const stored = ending.length ? await executions.endedAmong(new Set(ending.map((e) => e.record.id)), startOfOldest(ending)) : new Set<string>();
+      for (const { record } of ending) {
+        if (!stored.has(record.id)) await executions.save(record);
+        await executions.open.remove(record.id);
       }
       const orphans = entries.filter((e) => e.record.status === 'running' && !e.by && ownerIsGone(e.owner));
       if (!orphans.length) return 0;
-      const since = Math.min(...orphans.map((e) => startTimeOf(e.record.id) ?? Date.parse(e.record.startedAt)));
-      const ended = await executions.endedAmong(new Set(orphans.map((e) => e.record.id)), since);
+      const ended = await executions.endedAmong(new Set(orphans.map((e) => e.record.id)), startOfOldest(orphans));
       let started = 0;
       for (const { record, owner } of orphans) {
         if (ended.has(record.id)) {
