@@ -60,7 +60,9 @@ export function createResumer({ executions, dispatcher, bus, claim }: ResumerOpt
       // An execution that ended just before its process died: its final record is made sure of, the entry goes.
       // Stored only when it is not already (the process usually died after storing it, before removing the
       // entry): a second copy would count twice against retention, and a prune would take an older execution.
-      const ending = entries.filter((e) => FINISHED.has(e.record.status) && ownerIsGone(e.owner));
+      // One the journal restarts is the journal's: its replay does the same, and had this removed the entry
+      // first, the replay found no entry and ran the finished execution again.
+      const ending = entries.filter((e) => FINISHED.has(e.record.status) && e.by !== 'journal' && ownerIsGone(e.owner));
       const stored = ending.length ? await executions.endedAmong(new Set(ending.map((e) => e.record.id)), startOfOldest(ending)) : new Set<string>();
       for (const { record } of ending) {
         if (!stored.has(record.id)) await executions.save(record);

@@ -16,7 +16,7 @@ test('a host that died between storing an execution\'s final record and removing
   const older = await runConfig(first, flow);
   const newer = await runConfig(first, flow);
   // The open entry still holding the final record, as a kill right after the record was written leaves it...
-  await first.executions.open.put(newer, 'journal');
+  await first.executions.open.put(newer);
   await first.close();
   // ...owned by a process that is gone.
   const dead = spawnSync(process.execPath, ['-e', '']).pid;

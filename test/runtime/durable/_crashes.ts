@@ -173,7 +173,7 @@ export async function runCrashCase(c: CrashCase) {
       if (c.maxPerWorkflow) {
         // Retention keeps the newest `maxPerWorkflow` executions: with no more executions than that, a prune
         // removes none (a final record stored twice must not count twice).
-        await observer.executions.prune(workflowId);
+        assert.is(await observer.executions.prune(workflowId), 0, 'a prune capped at the deliveries removes no record: each execution was stored once');
         const gone = (await Promise.all([...answered.keys()].map((x) => observer.executions.get(x).then(() => null, () => x)))).filter((x) => x !== null);
         assert.equal(gone, [], `${gone.length} of ${answered.size} answered executions lost their record to a prune capped at ${c.maxPerWorkflow}`);
       }
