@@ -5,8 +5,8 @@
 // been answered), restarted, killed again at a generated step of the replay, and restarted. Then every
 // answered execution has its record, finished, listed once, each node's output in it, each side effect
 // recorded as the receiver applied it, no call made more than once per life, and a prune capped at the number
-// of deliveries removes none of their records. Each case starts three
-// hosts (a few seconds), so the default count is small; `npm run test:props` multiplies it.
+// of deliveries removes no record (each execution was stored once). Each case starts three hosts (a second or
+// two), so the default count is small; `npm run test:props` multiplies it.
 import fc from 'fast-check';
 import { test } from 'uvu';
 import { runCrashCase, type CrashCase, type KillPoint, type Step } from '../runtime/durable/_crashes.js';
