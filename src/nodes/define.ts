@@ -35,8 +35,8 @@ export interface NodeDocs<C = Record<string, unknown>> {
   summary: string;
   /** What the node's output `data` holds. */
   output: string;
-  /** A config that saves as is (a test saves every built-in node's example in a flow). */
-  example: C;
+  /** A config that saves as is (a test saves every built-in node's example in a flow); not where `C` is inferred from. */
+  example: NoInfer<C>;
 }
 
 /** A node's outgoing edge handles: a fixed list, or a function of its config (a switch's cases). */

@@ -81,7 +81,6 @@ test('every built-in node type documents itself: a summary, what its data holds,
   for (const [key, def] of Object.entries(BUILTIN_NODES)) assert.is(def.type, key, 'BUILTIN_NODES keys a node by its type (the key gives NodeConfigs)');
   for (const def of builtinNodes) {
     assert.ok(def.config, `${def.type} declares no config schema`);
-    if (def.trigger && !def.docs) continue;
     assert.type(def.docs?.summary, 'string', `${def.type} has no docs.summary`);
     assert.ok(def.docs!.summary.length > 10 && def.docs!.output.length > 3, `${def.type}'s docs are empty`);
     assert.type(def.docs!.example, 'object', `${def.type} has no docs.example`);

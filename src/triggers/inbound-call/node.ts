@@ -3,6 +3,11 @@ import { check, defineNode, type Problem } from '../../nodes/define.js';
 /** A call on a telephony number, reported by the voice provider's post-call webhook. */
 export const inboundCallTrigger = defineNode({
   type: 'inbound_call_trigger',
+  docs: {
+    summary: "Starts the flow when a call on a telephony number ends, from the voice provider's post-call report",
+    output: '`{ callSid, from, to, transcript, data_collection_results, call_duration_secs, conversation_id, agent_id }`',
+    example: { phoneNumberId: '+15551234567', agentId: 'agent_support' },
+  },
   trigger: true,
   config: {
     type: 'object',

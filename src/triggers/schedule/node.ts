@@ -105,6 +105,11 @@ export function scheduleProblems(config: Partial<ScheduleConfig>): Problem[] {
 /** The schedule trigger (`schedule_trigger`); its schedule fields are required at save. */
 export const scheduleTrigger = defineNode<Partial<ScheduleConfig>>({
   type: 'schedule_trigger',
+  docs: {
+    summary: 'Starts the flow on a schedule: every N minutes, hours or days, a cron expression, daily or weekly, in a time zone',
+    output: '`{ triggeredAt, scheduleName }`',
+    example: { scheduleType: 'cron', cronExpression: '0,30 9-17 * * mon-fri', timezone: 'Europe/Paris' },
+  },
   trigger: true,
   config: {
     type: 'object',

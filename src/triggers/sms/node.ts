@@ -6,6 +6,11 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 /** An SMS arriving on a number in international format. */
 export const smsReceivedTrigger = defineNode({
   type: 'sms_received_trigger',
+  docs: {
+    summary: 'Starts the flow on an SMS arriving on a number',
+    output: '`{ message_body, sending_number, receiving_number, received_timestamp, message_sid }`',
+    example: { phoneNumber: '+15551234567' },
+  },
   trigger: true,
   config: {
     type: 'object',

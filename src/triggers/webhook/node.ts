@@ -3,6 +3,11 @@ import { defineNode, type Problem } from '../../nodes/define.js';
 /** An HTTP request to the flow's token URL (`/trigger/<token>`; the token never changes). */
 export const webhookTrigger = defineNode({
   type: 'webhook_trigger',
+  docs: {
+    summary: 'Starts the flow on an HTTP request to its webhook URL (/trigger/<token>): answers at once with a status URL, or waits for a Respond node',
+    output: '`{ body, headers, query, method, rawBody }` of the request',
+    example: { respondImmediately: false, responseTimeoutMs: 10000 },
+  },
   trigger: true,
   config: {
     type: 'object',
