@@ -168,6 +168,9 @@ export async function runCrashCase(c: CrashCase) {
       assert.unreachable(`${missing.size} of ${answered.size} answered executions have no finished record:\n${sample.join('\n')}`);
     });
 
+    // The host may still hold a finished record in memory (its batch waits a few ms for others): a clean stop
+    // writes it, then the store is read as it stays.
+    await third.stop();
     const observer = await createWeir({ home });
     try {
       if (c.maxPerWorkflow) {
