@@ -2,8 +2,8 @@
 //
 // Each property names its own run count for `npm test` (`runs`, chosen so every property file takes a few
 // seconds). `PROPS_RUNS` is a MULTIPLIER of that count (default 1), so a heavy property (a flow run per case)
-// keeps fewer runs than a cheap one (a parse) at every scale. `npm run test:props` sets it to 120, the long
-// campaign: about 10 minutes on 2 cores for the files of issue #34 (a new property file adds its own share).
+// keeps fewer runs than a cheap one (a parse) at every scale. `npm run test:props` sets it to 50, the long
+// campaign: about 10 minutes on 2 cores for every file here (a new property file adds its own share).
 // `PROPS_SEED` fixes the seed (default: a random one per property). Each property prints its name, seed and
 // run count before it runs, and its time after; to replay a failure exactly, its printed line says:
 //   PROPS_SEED=<seed> PROPS_RUNS=<multiplier> node test/run.mjs test/props <file>
