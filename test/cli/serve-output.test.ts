@@ -4,21 +4,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWeir } from '../../src/weir.js';
 import { cli, flow, writeJson } from '../_utils.js';
-import { chain, publish, send, startServe, tmpDir } from '../host/_helpers.js';
+import { chain, homeWith, publish, send, startServe, tmpDir } from '../host/_helpers.js';
 
 type Serving = Awaited<ReturnType<typeof startServe>>;
-
-/** A home with flows made through the library. */
-async function homeWith(fn: (weir: Awaited<ReturnType<typeof createWeir>>) => Promise<void>): Promise<string> {
-  const home = tmpDir('weir-serve-out-');
-  const weir = await createWeir({ home });
-  try {
-    await fn(weir);
-  } finally {
-    await weir.close();
-  }
-  return home;
-}
 
 /** Resolves with the host's output once `pattern` matches it, checked on every chunk the child writes. */
 function outputMatching(s: Serving, pattern: RegExp, ms = 15_000): Promise<string> {

@@ -8,19 +8,7 @@ import { createServer } from 'node:http';
 import { createListener } from '../../adapters/node-http/index.js';
 import { createWeir } from '../../src/weir.js';
 import { cli } from '../_utils.js';
-import { chain, publish, send, startServe, tmpDir, until } from '../host/_helpers.js';
-
-/** A home with flows published through the library. */
-async function homeWith(fn: (weir: Awaited<ReturnType<typeof createWeir>>) => Promise<void>): Promise<string> {
-  const home = tmpDir('weir-serve-');
-  const weir = await createWeir({ home });
-  try {
-    await fn(weir);
-  } finally {
-    await weir.close();
-  }
-  return home;
-}
+import { chain, homeWith, publish, send, startServe, tmpDir, until } from '../host/_helpers.js';
 
 test('weir serve prints its URL, answers /healthz, and on SIGTERM finishes the execution in flight, then exits 0', async () => {
   let token = '';

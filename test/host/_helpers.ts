@@ -16,6 +16,18 @@ export async function publish(weir: Weir, name: string, trigger: { type: string;
   return { id: created.id, token: created.webhookToken };
 }
 
+/** A home on disk with what `fn` made through the library in it (closed again, for a `weir serve` child to open). */
+export async function homeWith(fn: (weir: Weir) => Promise<void>): Promise<string> {
+  const home = tmpDir('weir-serve-');
+  const weir = await createWeir({ home });
+  try {
+    await fn(weir);
+  } finally {
+    await weir.close();
+  }
+  return home;
+}
+
 /** Nodes chained one after another from the trigger (`<type>-1` ids), for `publish`. */
 export function chain(triggerType: string, nodes: Array<{ type: string; config?: Record<string, unknown>; id?: string }>) {
   let prev = `${triggerType}-1`;

@@ -16,6 +16,12 @@ export function service<K extends keyof NodeServices>(ctx: NodeContext<any>, nam
   return s;
 }
 
+/** The config keys every KV node has: which namespace, and which key in it. */
+export const kvKeyProperties = {
+  namespace: { type: 'string', description: 'The key-value namespace, by name or id' },
+  key: { type: 'string', description: 'The key' },
+} as const;
+
 /** Save-time check of a required string field (a template counts: its value is known only at run time). */
 export function stringField(config: Record<string, unknown>, key: string, problems: Problem[]): boolean {
   const v = config[key];

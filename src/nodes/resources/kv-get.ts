@@ -1,5 +1,5 @@
 import { defineNode, type Problem } from '../define.js';
-import { service, stringField } from './common.js';
+import { kvKeyProperties, service, stringField } from './common.js';
 
 /** `{"namespace", "key"}`; data = the value (a string), or null when the key is absent. */
 export const kvGetNode = defineNode<{ namespace: string; key: string }>({
@@ -12,8 +12,7 @@ export const kvGetNode = defineNode<{ namespace: string; key: string }>({
   config: {
     type: 'object',
     properties: {
-      namespace: { type: 'string', description: 'The key-value namespace, by name or id' },
-      key: { type: 'string', description: 'The key' },
+      ...kvKeyProperties,
     },
     required: ['namespace', 'key'],
     additionalProperties: false,

@@ -1,5 +1,5 @@
 import { defineNode, type Problem } from '../define.js';
-import { asText, service, stringField } from './common.js';
+import { asText, kvKeyProperties, service, stringField } from './common.js';
 
 /** `{"namespace", "key", "value"}`; a non-string value is stored as its JSON text. */
 export const kvSetNode = defineNode<{ namespace: string; key: string; value: unknown }>({
@@ -12,8 +12,7 @@ export const kvSetNode = defineNode<{ namespace: string; key: string; value: unk
   config: {
     type: 'object',
     properties: {
-      namespace: { type: 'string', description: 'The key-value namespace, by name or id' },
-      key: { type: 'string', description: 'The key' },
+      ...kvKeyProperties,
       value: { description: 'The value to store: a string as it is, anything else as its JSON text' },
     },
     required: ['namespace', 'key', 'value'],
