@@ -2,6 +2,7 @@ import type { ScheduleConfig } from '../triggers/schedule/node.js';
 import type { NodeRegistry } from '../nodes/index.js';
 import { triggerType } from '../triggers/webhook/not-live.js';
 import type { WeirLogger } from '../logging/logger.js';
+import { coalesce } from '../util/coalesce.js';
 import type { PublishedWorkflow, Workflows } from '../resources/workflows/index.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -84,8 +85,6 @@ export interface FollowOptions {
 export function followPublished(options: FollowOptions): { start(): Promise<FlowEntry[]>; changed(): void } {
   const { workflows, nodes, base, logger } = options;
   let shown: Map<string, { name: string; version: number }> | null = null;
-  let comparing: Promise<void> | null = null;
-  let again = false;
 
   async function read(): Promise<PublishedWorkflow[]> {
     const flows = await workflows.listPublished();
@@ -102,22 +101,11 @@ export function followPublished(options: FollowOptions): { start(): Promise<Flow
     for (const [flowId, { name }] of before) if (!shown!.has(flowId)) logger.info({ flow: name, flowId }, 'flow unpublished');
   }
 
+  const comparing = coalesce(compare, options.onError);
   const changed = (): void => {
     // Before start() there is nothing to compare with: start() reads the flows as they are then.
     if (!shown) return;
-    if (comparing) {
-      again = true;
-      return;
-    }
-    comparing = compare()
-      .catch(options.onError)
-      .finally(() => {
-        comparing = null;
-        if (again) {
-          again = false;
-          changed();
-        }
-      });
+    comparing.request();
   };
 
   return {

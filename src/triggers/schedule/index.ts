@@ -1,6 +1,7 @@
 import { scheduleTrigger } from './node.js';
 import { defineTrigger } from '../define.js';
 import { createScheduler } from './scheduler.js';
+import { coalesce } from '../../util/coalesce.js';
 
 /**
  * The schedule trigger: one wake timer runs every published schedule; the schedules follow each publish,
@@ -19,33 +20,16 @@ export const schedule = defineTrigger({
       fire: (flow, input) => rt.dispatcher.run({ flow, input, trigger: 'schedule', background: true }),
     });
 
-    /** Runs syncs one at a time; a change during a sync runs one more afterwards. */
-    let syncing: Promise<void> | null = null;
-    let again = false;
-    const sync = (): void => {
-      if (syncing) {
-        again = true;
-        return;
-      }
-      syncing = scheduler
-        .sync()
-        .catch(rt.onError)
-        .finally(() => {
-          syncing = null;
-          if (again) {
-            again = false;
-            sync();
-          }
-        });
-    };
+    // One sync at a time; publishes seen during one fold into one more afterwards.
+    const resync = coalesce(() => scheduler.sync(), rt.onError);
 
     await scheduler.sync();
-    const unwatch = rt.onFlowsChanged(sync);
+    const unwatch = rt.onFlowsChanged(resync.request);
     return Object.assign(
       async () => {
         unwatch();
         scheduler.stop();
-        await syncing;
+        await resync.idle();
       },
       { list: scheduler.list },
     );
