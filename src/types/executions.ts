@@ -1,4 +1,4 @@
-import type { ErrorInfo, ExecutionRecord } from '../flow/types.js';
+import type { ErrorInfo, ExecutionRecord, ExecutionStatus } from '../flow/types.js';
 import type { OpenExecutions } from '../resources/executions/open.js';
 import type { ExecutionConfigs } from '../resources/executions/configs.js';
 
@@ -13,6 +13,21 @@ export interface LinkedRecords {
   executionsOf(workflowId: string): Promise<string[]>;
   /** Removes the records of these executions of a workflow (their own records are going). */
   removeOf(workflowId: string, executionIds: string[]): Promise<void>;
+}
+
+/** What {@link Executions.page} reads: `limit` defaults to 20 (at most 500). */
+export interface ExecutionPageOptions {
+  workflowId?: string;
+  status?: ExecutionStatus;
+  /** The `nextCursor` of the page before. */
+  cursor?: string;
+  limit?: number;
+}
+
+/** One page of executions and the cursor of the next (null: this is the last). */
+export interface ExecutionPage {
+  items: ExecutionRecord[];
+  nextCursor: string | null;
 }
 
 /**
@@ -53,6 +68,15 @@ export interface Executions {
     workflowId?: string;
     limit?: number;
   }): Promise<ExecutionRecord[]>;
+  /**
+   * One page of executions, newest first (by start), of one workflow or of all, of one status or of any.
+   * `nextCursor` (null on the last page) fetches the page after this one; a cursor stays valid while new
+   * executions start (they are newer than every page already read).
+   * @example
+   * const first = await weir.executions.page({ workflowId: 'wf_1', status: 'error', limit: 50 })
+   * const second = first.nextCursor ? await weir.executions.page({ workflowId: 'wf_1', status: 'error', cursor: first.nextCursor }) : null
+   */
+  page(options?: ExecutionPageOptions): Promise<ExecutionPage>;
   /**
    * Removes a workflow's batches beyond the retention limits (whole batches: the newest `maxPerWorkflow`
    * records are kept with the rest of the batch that holds the last of them), and the linked records of the

@@ -1,25 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { errorResponse, WeirError } from '../../errors.js';
 import type { Interfaces } from '../../resources/interfaces/index.js';
 import type { HostRequest, HostResponse, Route } from '../types.js';
+import { sameToken, tokenOf, TOKEN_COOKIE } from '../access.js';
 
 type Served = Pick<Interfaces, 'served' | 'accessToken' | 'find' | 'log'>;
-
-const COOKIE = 'weir_token';
-
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-/** The token a request carries: `Authorization: Bearer`, `?token=`, or the cookie set by an earlier `?token=`. */
-function tokenOf(req: HostRequest): { token?: string; fromQuery: boolean } {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  if (bearer) return { token: bearer, fromQuery: false };
-  const query = first(req.query.token);
-  if (query) return { token: query, fromQuery: true };
-  const cookie = (req.headers.cookie ?? '').split(/;\s*/).find((c) => c.startsWith(`${COOKIE}=`));
-  return { token: cookie ? decodeURIComponent(cookie.slice(COOKIE.length + 1)) : undefined, fromQuery: false };
-}
 
 /** The file a path inside an interface asks for (already decoded by the router): `` and `dir/` mean `index.html`. */
 const filePath = (rest: string): string => (rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest);
@@ -30,13 +14,13 @@ async function serve(req: HostRequest, name: string, rest: string, interfaces: S
   const headers: Record<string, string> = { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
   if (served.record.type === 'internal') {
     const { token, fromQuery } = tokenOf(req);
-    if (!token || !same(token, await interfaces.accessToken())) {
+    if (!token || !sameToken(token, await interfaces.accessToken())) {
       throw new WeirError('UNAUTHORIZED', `interface "${name}" is internal: send the host's access token`, {
         hints: ['`weir interface token` prints it; send `Authorization: Bearer <token>` or open the page with ?token=<token>'],
       });
     }
     // The page's own assets load without the query: a cookie scoped to the interface carries the token.
-    if (fromQuery) headers['set-cookie'] = `${COOKIE}=${encodeURIComponent(token)}; Path=/i/${encodeURIComponent(name)}/; HttpOnly; SameSite=Strict`;
+    if (fromQuery) headers['set-cookie'] = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/i/${encodeURIComponent(name)}/; HttpOnly; SameSite=Strict`;
   }
   const path = filePath(rest);
   // A path without an extension that names no file is a client-side route: the app's index.html answers.

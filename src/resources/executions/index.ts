@@ -10,7 +10,8 @@ import { recordsOf, storedJson } from './stored.js';
 import { createOpenExecutions } from './open.js';
 import { createExecutionConfigs } from './configs.js';
 import { createReverseClock, parseBatch, type Batch } from './batch-keys.js';
-import type { Executions, LinkedRecords } from '../../types/executions.js';
+import type { ExecutionPage, ExecutionPageOptions, Executions, LinkedRecords } from '../../types/executions.js';
+import { cursorOf, cursorPosition, MAX_PAGE } from './cursor.js';
 
 export type { Executions, LinkedRecords } from '../../types/executions.js';
 
@@ -252,6 +253,16 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
         return finished >= limit;
       });
       return out.sort(newestStartFirst).slice(0, Math.max(0, limit));
+    },
+
+    async page({ workflowId, status, cursor, limit = 20 }: ExecutionPageOptions = {}): Promise<ExecutionPage> {
+      const size = Math.min(Math.max(1, limit), MAX_PAGE);
+      const after = cursor === undefined ? null : cursorPosition(cursor);
+      const all = (await api.list({ workflowId, limit: Number.MAX_SAFE_INTEGER })).filter((r) => !status || r.status === status);
+      const from = after ? all.findIndex((r) => r.startedAt < after.startedAt || (r.startedAt === after.startedAt && r.id < after.id)) : 0;
+      const items = from < 0 ? [] : all.slice(from, from + size);
+      const last = items.at(-1);
+      return { items, nextCursor: last && from + size < all.length ? cursorOf(last) : null };
     },
 
     /**
