@@ -35,4 +35,28 @@ test('a lingering batch waits for more items; an urgent put sends it on the next
   assert.equal(batches, [['a', 'b'], ['c', 'd']]);
 });
 
+test('add joins the next batch without a promise; flush sends a batch even when nothing is queued, after what came before', async () => {
+  const calls: string[][] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const commit = createGroupCommit<string, string>(async (batch) => {
+    calls.push([...batch.values()]);
+    if (calls.length === 1) await held;
+  });
+  commit.add('a', () => 'a');
+  const first = commit.flush();
+  await turn();
+  assert.equal(calls, [['a']], 'the added entry went out with the flush');
+  commit.add('b', () => 'b');
+  const second = commit.flush();
+  await turn();
+  assert.equal(calls.length, 1, 'one write at a time: b waits for the first batch');
+  release();
+  await first;
+  await second;
+  assert.equal(calls, [['a'], ['b']]);
+  await commit.flush();
+  assert.equal(calls, [['a'], ['b'], []], 'an empty batch is written (a barrier)');
+});
+
 test.run();

@@ -1,6 +1,7 @@
 import { mkdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { createGroupCommit } from '../../util/group-commit.js';
 import { adoptOrphans, createReaders, createSegment, heartbeat, type JournalRecord, type Position } from './journal-files.js';
 
 export type { JournalRecord, Position };
@@ -60,13 +61,6 @@ async function closeSegment(fh: FileHandle, used: number): Promise<void> {
 }
 
 /**
- * Batches written and flushed at once. One: with more in flight the same deliveries went out in smaller
- * batches, so more writes, flushes and thread-pool wake-ups, and more host CPU per durable answer (figures:
- * docs/performance.md, "Figures behind the code's choices").
- */
-const MAX_INFLIGHT = 1;
-
-/**
  * An append-only journal with group commit. Records queue in memory; one writer turns each queue into one
  * synchronous-data `write`, then releases every waiter of that batch, so a thousand concurrent appends
  * cost a handful of disk flushes. Compaction works by segments: each new segment starts with the live
@@ -86,13 +80,12 @@ export function createJournal(options: JournalOptions): Journal {
   let current = '';
   let fh: FileHandle | null = null;
   let size = 0;
-  let queue: Pending[] = [];
-  const inflight = new Set<Promise<void>>();
-  let scheduled = false;
-  let rotating = false;
   let next: Promise<{ name: string; handle: FileHandle }> | null = null;
   let rotateNext = false;
   let closed = false;
+  let sequence = 0;
+  let opened!: () => void;
+  const ready = new Promise<void>((resolve) => (opened = resolve));
   const timers: NodeJS.Timeout[] = [];
   const pins = new Map<string, number>();
   /** Closed segments whose live records a later segment already holds: deletable once unpinned. */
@@ -152,72 +145,40 @@ export function createJournal(options: JournalOptions): Journal {
   /** Closes the segment, starts the next with the live records, and deletes closed segments nothing pins. */
   async function rotateNow(): Promise<void> {
     rotateNext = false;
-    rotating = true;
-    try {
-      await openSegment();
-      const sealing = [...unsealed];
-      unsealed.clear();
-      const live = options.live();
-      if (live.length) await writeLines(live.map((r) => `${JSON.stringify(r)}\n`));
-      for (const segment of sealing) {
-        sealed.add(segment);
-        if (!pins.get(segment)) await drop(segment);
-      }
-    } finally {
-      rotating = false;
-    }
-  }
-
-  function track(work: Promise<void>): void {
-    inflight.add(work);
-    void work.finally(() => {
-      inflight.delete(work);
-      pump();
-    });
-  }
-
-  async function flushBatch(batch: Pending[]): Promise<void> {
-    try {
-      const positions = await writeLines(batch.map((p) => p.line));
-      batch.forEach((p, i) => {
-        if (p.pin) api.pin(positions[i].segment);
-        p.done?.resolve(positions[i]);
-      });
-    } catch (err) {
-      batch.forEach((p) => p.done?.reject(err));
+    await openSegment();
+    const sealing = [...unsealed];
+    unsealed.clear();
+    const live = options.live();
+    if (live.length) await writeLines(live.map((r) => `${JSON.stringify(r)}\n`));
+    for (const segment of sealing) {
+      sealed.add(segment);
+      if (!pins.get(segment)) await drop(segment);
     }
   }
 
   /**
-   * Starts batches: everything queued becomes one batch, up to MAX_INFLIGHT batches write and flush at once
-   * (what arrives meanwhile waits and goes out together as the next batch). A rotation waits until no batch
-   * is in flight. setImmediate lets the requests already read in this loop turn join the batch.
+   * One batch, written and flushed at once (one write under way: with more in flight the same deliveries went
+   * out in smaller batches, so more writes, flushes and thread-pool wake-ups, and more host CPU per durable
+   * answer). A due rotation comes first, between batches, so no batch straddles two segments.
    */
-  function pump(): void {
-    if (scheduled || rotating || !fh || inflight.size >= MAX_INFLIGHT || (!queue.length && !rotateNext)) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      if (!fh || rotating) return;
-      if (rotateNext || size > maxSegmentBytes) {
-        rotateNext = true;
-        if (!inflight.size) track(rotateNow().catch(() => {}));
-        return;
-      }
-      const batch = queue;
-      queue = [];
-      if (batch.length) track(flushBatch(batch));
-    });
-  }
-
-  /** Resolves once nothing is queued or being written. */
-  async function settle(): Promise<void> {
-    while (scheduled || inflight.size || queue.length) {
-      pump();
-      await Promise.all([...inflight]);
-      await new Promise((r) => setImmediate(r));
+  async function writeBatch(batch: Map<number, Pending>): Promise<void> {
+    await ready;
+    if (!fh) return;
+    if (rotateNext || size > maxSegmentBytes) await rotateNow().catch(() => {});
+    if (!batch.size) return;
+    const pending = [...batch.values()];
+    try {
+      const positions = await writeLines(pending.map((p) => p.line));
+      pending.forEach((p, i) => {
+        if (p.pin) api.pin(positions[i].segment);
+        p.done?.resolve(positions[i]);
+      });
+    } catch (err) {
+      pending.forEach((p) => p.done?.reject(err));
     }
   }
+
+  const commit = createGroupCommit<number, Pending>(writeBatch);
 
   const api: Journal = {
     async open() {
@@ -226,6 +187,7 @@ export function createJournal(options: JournalOptions): Journal {
       const adopted = await adoptOrphans(dir, owner, () => `${owner}.a${++seq}.log`);
       adopted.forEach((a) => unsealed.add(a.segment));
       await openSegment();
+      opened();
       timers.push(setInterval(() => void heartbeat(lockFile).catch(() => {}), HEARTBEAT_MS).unref());
       if (scanMs > 0) {
         const scan = async () => {
@@ -242,14 +204,14 @@ export function createJournal(options: JournalOptions): Journal {
     append(record, opts = {}) {
       if (closed) return Promise.reject(new Error('journal is closed'));
       return new Promise<Position>((resolve, reject) => {
-        queue.push({ line: `${typeof record === 'string' ? record : JSON.stringify(record)}\n`, pin: opts.pin, done: { resolve, reject } });
-        pump();
+        const pending = { line: `${typeof record === 'string' ? record : JSON.stringify(record)}\n`, pin: opts.pin, done: { resolve, reject } };
+        commit.add(++sequence, () => pending);
       });
     },
     note(record) {
       if (closed) return;
-      queue.push({ line: `${JSON.stringify(record)}\n` });
-      pump();
+      const pending = { line: `${JSON.stringify(record)}\n` };
+      commit.add(++sequence, () => pending);
     },
     read: (pos) => readers.read(pos),
     pin(segment) {
@@ -263,14 +225,16 @@ export function createJournal(options: JournalOptions): Journal {
     },
     async rotate() {
       rotateNext = true;
-      await settle();
+      await commit.flush();
     },
     async close() {
       closed = true;
       timers.forEach(clearInterval);
       // A last rotation leaves only what is live (pinned deliveries, answers) for the next start.
-      rotateNext = !!fh;
-      await settle();
+      if (fh) {
+        rotateNext = true;
+        await commit.flush();
+      }
       if (fh) await closeSegment(fh, size);
       fh = null;
       // A segment made ahead of time and never used goes too.
