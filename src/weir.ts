@@ -132,7 +132,7 @@ export interface Weir {
    * their resume URLs.
    */
   readonly waits: Waits;
-  /** Redis coordination of several hosts (schedule slot claims, publish propagation); null on one host. */
+  /** Redis coordination of several hosts (schedule fire-time claims, publish propagation); null on one host. */
   readonly cluster: Cluster | null;
   /** Closes storage drivers and anything else the instance opened, newest first. */
   close(): Promise<void>;

@@ -46,7 +46,7 @@ export function createClaim(place: ClaimPlace, kind: ClaimKind, redisTtlMs = CLA
  * logger.info({}, scheduleSharing(weir))
  */
 export function scheduleSharing(place: ClaimPlace): string {
-  if (place.cluster) return 'schedules: slots are claimed in Redis, so each slot runs on one host of the cluster';
-  if (place.home) return `schedules: slots are claimed in ${claimDir(place.home)}, so each slot runs once across the weir serve processes on this home`;
+  if (place.cluster) return 'schedules: fire times are claimed in Redis, so each runs on one host of the cluster';
+  if (place.home) return `schedules: fire times are claimed in ${claimDir(place.home)}, so each runs once across the weir serve processes on this home`;
   return 'schedules: run by this process only';
 }

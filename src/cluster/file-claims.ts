@@ -3,18 +3,19 @@ import { join } from 'node:path';
 
 /** Options of {@link fileClaims}. */
 export interface FileClaimsOptions {
-  /** The folder holding one empty file per claimed slot (shared by every process on the home). */
+  /** The folder holding one empty file per claim (shared by every process on the home). */
   dir: string;
-  /** Claims of slots older than this are removed (they can no longer be contested). */
+  /** Claims of times older than this are removed (they can no longer be contested). */
   ttlMs: number;
   now?: () => number;
 }
 
 /**
- * Slot claims on a file system: the first process to create `<slot>-<flow>` exclusively (`open(..., 'wx')`,
- * atomic on local disks and NFSv3+) runs the slot, every other gets EEXIST and skips it. Nothing is owned
- * beyond one slot, so a host that dies (even by SIGKILL) blocks nothing: the others claim the next slots.
- * Claims of old slots made long ago are swept now and then (the slot time leads the file name).
+ * Claims on a file system of one name at one time (a schedule's fire time, a wait's due time): the first
+ * process to create `<time>-<name>` exclusively (`open(..., 'wx')`, atomic on local disks and NFSv3+) does
+ * that work, every other gets EEXIST and skips it. Nothing is owned
+ * beyond one time, so a host that dies (even by SIGKILL) blocks nothing: the others claim the next times.
+ * Claims of old times made long ago are swept now and then (the time leads the file name).
  * @example
  * const claim = fileClaims({ dir: join(home, 'run', 'schedule-claims'), ttlMs: 3_600_000 })
  * if (await claim('wf_1', Date.parse('2026-11-01T06:30:00Z'))) run()
@@ -38,7 +39,7 @@ export function fileClaims(options: FileClaimsOptions): (name: string, at: numbe
     const before = now() - ttlMs;
     for (const name of await readdir(dir)) {
       const file = join(dir, name);
-      // An old slot claimed lately (a catch-up run at start) stays until its claim is old too.
+      // An old time claimed lately (a catch-up run at start) stays until its claim is old too.
       if (Number(name.slice(0, name.indexOf('-'))) >= before) continue;
       // Another host's sweep may have taken the file already.
       const made = await stat(file).catch(() => null);
@@ -58,7 +59,7 @@ export function fileClaims(options: FileClaimsOptions): (name: string, at: numbe
     }
     if (mine && now() - sweptAt > ttlMs / 4) {
       sweptAt = now();
-      // Losing a sweep only leaves files for the next one; it never affects the slot being claimed.
+      // Losing a sweep only leaves files for the next one; it never affects the time being claimed.
       void sweep().catch(() => {});
     }
     return mine;

@@ -27,7 +27,7 @@ export function clusterSettings(config: WeirConfig): { url: string; prefix: stri
  * of `bus` are broadcast to the other processes from the start (a CLI `publish` reaches running hosts).
  * @example
  * const cluster = createCluster({ config: weir.config, bus: weir.bus })
- * if (cluster && (await cluster.claim(`schedule:${id}:${slot}`, 600_000))) await run()
+ * if (cluster && (await cluster.claim(`schedule:${id}:${fireTime}`, 600_000))) await run()
  */
 export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBus }): Cluster | null {
   const settings = clusterSettings(config);

@@ -1,5 +1,5 @@
 /**
- * What several `weir serve` processes of one organization share besides storage: a Redis server for slot
+ * What several `weir serve` processes of one organization share besides storage: a Redis server for claim
  * claims (schedules) and pub/sub (publish propagation, Respond answers). Connections open on first use.
  */
 export interface Cluster {

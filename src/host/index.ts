@@ -25,7 +25,7 @@ export { createMount, type Mount, type MountOptions } from './mount.js';
 
 /** What a host uses of a weir instance (a `Weir` is one). */
 export interface HostDeps extends RouteDeps {
-  /** Slot claims of several `weir serve` on one home live under it. */
+  /** Claims of several `weir serve` on one home live under it. */
   home?: string;
   storage: Storages;
   workflows: Pick<Workflows, 'listPublished'>;

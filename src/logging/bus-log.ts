@@ -9,7 +9,7 @@ const msBetween = (from: string, to: string | null) => (to ? Date.parse(to) - Da
  * Logs what happens on a weir instance's bus: one line per execution end (errors at `error` with the flow,
  * the node and the message; cancellations at `warn`; successes and other ends at `info`, with the flow, the
  * execution id and the duration), trigger failures at `error`, a known flow's webhook answering 404 for want
- * of a published webhook trigger and skipped schedule slots at `warn`, node log lines at `debug`, starts at
+ * of a published webhook trigger and skipped schedule fire times at `warn`, node log lines at `debug`, starts at
  * `trace`. Levels the logger leaves out are not listened to at all. Returns a function that stops.
  * @example
  * const stop = logBus(weir.bus, createLogger({ level: 'info', format: 'text', stream: process.stdout }))
@@ -36,7 +36,7 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
     logger.warn({ flowId: e.workflowId }, `webhook for "${e.workflowName}" (${e.workflowId}) answered 404: ${reason}; ${next}`);
   });
   on('schedule:error', (e) => logger.error({ flowId: e.workflowId, error: messageOf(e.error) }, 'schedule error'));
-  on('schedule:skipped', (e) => logger.warn({ flowId: e.workflowId, at: e.at, reason: e.reason }, 'schedule slot skipped'));
+  on('schedule:skipped', (e) => logger.warn({ flowId: e.workflowId, at: e.at, reason: e.reason }, 'schedule fire time skipped'));
   on('webhook:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'webhook delivery error'));
   on('execution:resume-error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'execution could not resume'));
   on('wait:error', (e) => logger.error({ exec: e.executionId, node: e.nodeId, error: messageOf(e.error) }, 'wait error'));

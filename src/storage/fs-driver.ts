@@ -105,7 +105,7 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
       await written(key, () => writeFileAtomic(toPath(key), value));
     },
     // One unlink on the calling thread, like a small write: `rm` would first stat the path on the thread pool
-    // to tell a folder from a file, and a key is always a file. An absent one (a checkpoint's second slot,
+    // to tell a folder from a file, and a key is always a file. An absent one (a checkpoint's second copy,
     // most often) is told by `existsSync`, several times cheaper than the exception of unlink.
     async removeItem(key) {
       try {

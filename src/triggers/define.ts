@@ -12,7 +12,7 @@ import type { Clock } from '../util/wake-timer.js';
 
 /**
  * What a trigger is given to run its flows, and nothing more: the dispatcher, the published flows of its
- * kind, the bus, the storage, the one slot-claim mechanism a cluster or a shared home offers, the host's
+ * kind, the bus, the storage, the one claim mechanism a cluster or a shared home offers, the host's
  * body decoder and its wake-up clock.
  */
 export interface TriggerRuntime {

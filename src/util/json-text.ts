@@ -34,7 +34,7 @@ export abstract class CarriesJson {
 
 /**
  * A stored webhook input as the flow saw it. A webhook input's JSON text stores a JSON body once, as its
- * `rawBody` string, with `0` in the `body` slot; this parses the body back. A JSON body that really was `0`
+ * `rawBody` string, with `0` in the `body` placeholder; this parses the body back. A JSON body that really was `0`
  * parses back to `0`, and no other webhook body is the number 0, so the rule holds for every stored webhook
  * input; callers apply it to webhook inputs (journal entries, records of webhook runs) only.
  * @example

@@ -25,18 +25,18 @@ const DENIED_FUNCTIONS =
 export function toPgSql(sql: string, params: unknown[] | Record<string, unknown>): { sql: string; values: unknown[] } {
   const named = !Array.isArray(params);
   const values: unknown[] = named ? [] : [...params];
-  const slots = new Map<string, number>();
+  const numbered = new Map<string, number>();
   let n = 0;
   const out = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*[\s\S]*?\*\/|\$\d+|::|[?]|[:@$][A-Za-z_]\w*/g, (token) => {
     if (token === '?') return named ? token : `$${++n}`;
     if (!named || !/^[:@$][A-Za-z_]/.test(token)) return token;
     const name = token.slice(1);
     if (!(name in params)) throw new WeirError('INVALID_INPUT', `SQL parameters: no value for ${token}`);
-    if (!slots.has(name)) {
+    if (!numbered.has(name)) {
       values.push((params as Record<string, unknown>)[name]);
-      slots.set(name, values.length);
+      numbered.set(name, values.length);
     }
-    return `$${slots.get(name)}`;
+    return `$${numbered.get(name)}`;
   });
   return { sql: out, values };
 }

@@ -2,7 +2,7 @@ import { arrayFifo, type Fifo } from '../fifo.js';
 import type { Delivery } from './deliveries.js';
 
 /** Numbers kept per spilled delivery: segment index, offset, length, replayed flag. */
-const SLOTS = 4;
+const FIELDS = 4;
 
 /**
  * The queue of accepted deliveries waiting to run. The first `keep` are held as objects (input included);
@@ -17,7 +17,7 @@ export function createDeliveryQueue(keep = 1000): Fifo<Delivery> {
   const held = arrayFifo<Delivery>();
   const segments: string[] = [];
   const segmentIndex = new Map<string, number>();
-  let nums = new Float64Array(SLOTS * 1024);
+  let nums = new Float64Array(FIELDS * 1024);
   let head = 0; // first spilled entry
   let tail = 0; // one past the last
 
@@ -30,16 +30,16 @@ export function createDeliveryQueue(keep = 1000): Fifo<Delivery> {
       index = segments.push(pos.segment) - 1;
       segmentIndex.set(pos.segment, index);
     }
-    if ((tail + 1) * SLOTS > nums.length) {
+    if ((tail + 1) * FIELDS > nums.length) {
       // Move the live range to the front, growing only when it fills most of the array.
-      const live = nums.subarray(head * SLOTS, tail * SLOTS);
-      const next = spilled() * SLOTS * 2 > nums.length ? new Float64Array(nums.length * 2) : nums;
+      const live = nums.subarray(head * FIELDS, tail * FIELDS);
+      const next = spilled() * FIELDS * 2 > nums.length ? new Float64Array(nums.length * 2) : nums;
       next.set(live);
       nums = next;
       tail -= head;
       head = 0;
     }
-    const at = tail * SLOTS;
+    const at = tail * FIELDS;
     nums[at] = index;
     nums[at + 1] = pos.offset;
     nums[at + 2] = pos.length;
@@ -55,7 +55,7 @@ export function createDeliveryQueue(keep = 1000): Fifo<Delivery> {
     shift() {
       if (held.length) return held.shift();
       if (!spilled()) return undefined;
-      const at = head * SLOTS;
+      const at = head * FIELDS;
       head++;
       if (head === tail) head = tail = 0;
       const pos = { segment: segments[nums[at]], offset: nums[at + 1], length: nums[at + 2] };

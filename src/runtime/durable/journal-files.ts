@@ -28,7 +28,7 @@ export async function heartbeat(file: string): Promise<void> {
 
 /** An owner is gone when its process no longer exists or its heartbeat stopped (a reused pid). */
 async function ownerGone(dir: string, owner: string, pid: number): Promise<boolean> {
-  if (pid === process.pid) return true; // our pid with another boot id: an earlier life of this process slot
+  if (pid === process.pid) return true; // our pid with another boot id: an earlier process that had our pid
   try {
     process.kill(pid, 0);
   } catch (err) {

@@ -5,7 +5,7 @@ import { coalesce } from '../../util/coalesce.js';
 
 /**
  * The schedule trigger: one wake timer runs every published schedule; the schedules follow each publish,
- * unpublish or sync (here, on another host or process). Slots are claimed so that hosts sharing a cluster
+ * unpublish or sync (here, on another host or process). Fire times are claimed so that hosts sharing a cluster
  * or a home run each once.
  */
 export const schedule = defineTrigger({

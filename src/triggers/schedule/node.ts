@@ -62,7 +62,7 @@ export interface ScheduleConfig {
   dailyTime?: string;
   weeklyDay?: number;
   timezone?: string;
-  /** Run the last missed slot after downtime (default: skip missed runs). */
+  /** Run the last missed fire time after downtime (default: skip missed runs). */
   catchUp?: boolean;
   /** Allow a new run while the previous one is still running (default: no). */
   allowOverlap?: boolean;
@@ -121,8 +121,8 @@ export const scheduleTrigger = defineNode<Partial<ScheduleConfig>>({
       dailyTime: { type: 'string', pattern: HHMM.source, description: 'daily (required) and weekly (default 00:00): the time of day, 24-hour HH:MM' },
       weeklyDay: { type: 'integer', minimum: 0, description: 'weekly: the day, 0 (Sunday) to 6 (Saturday)' },
       timezone: { type: 'string', description: 'The IANA time zone of the times, e.g. Europe/Paris (default UTC)' },
-      catchUp: { type: 'boolean', description: 'true: after downtime, run the last missed slot at start (default: skip missed runs)' },
-      allowOverlap: { type: 'boolean', description: 'true: a run may start while the previous one still runs (default: that slot is skipped)' },
+      catchUp: { type: 'boolean', description: 'true: after downtime, run the last missed fire time at start (default: skip missed runs)' },
+      allowOverlap: { type: 'boolean', description: 'true: a run may start while the previous one still runs (default: that fire time is skipped)' },
     },
     required: ['scheduleType'],
     additionalProperties: false,

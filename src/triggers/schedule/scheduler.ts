@@ -25,8 +25,8 @@ export interface SchedulerOptions {
   /** Starts one run (the host: the dispatcher; tests and benchmarks: their own). */
   fire(flow: PublishedWorkflow, input: { triggeredAt: string; scheduleName: string }): Promise<unknown>;
   /**
-   * Several hosts compute the same slots; a slot runs only on the host whose claim succeeds (a Redis lock
-   * per flow and slot with a cluster). Default: every slot runs here.
+   * Several hosts compute the same fire times; each runs only on the host whose claim succeeds (a Redis lock
+   * per flow and fire time with a cluster). Default: every fire time runs here.
    */
   claim?(flowId: string, at: number): Promise<boolean>;
 }
@@ -49,7 +49,7 @@ export function createScheduler(options: SchedulerOptions) {
   const state = options.storage.view('cloud', 'schedule-state');
   const entries = new Map<string, Entry>();
   const running = new Map<string, number>();
-  // The wake timer the waits use: one heap of `<slot> <flow id>` keys, one timer armed for the earliest.
+  // The wake timer the waits use: one heap of `<fire time> <flow id>` keys, one timer armed for the earliest.
   const timer = createWakeTimer({ clock: options.clock, ready: () => true, due: (key, at) => due(key.slice(key.indexOf(' ') + 1), at) });
   const now = () => (options.clock ?? Date).now();
 
@@ -57,7 +57,7 @@ export function createScheduler(options: SchedulerOptions) {
     const entry = entries.get(id);
     if (!entry || entry.at !== at) return;
     run(id, entry, at);
-    // The next slot after the one that ran (a long stall skips the slots it missed).
+    // The next fire time after the one that ran (a long stall skips the fire times it missed).
     const next = entry.timing.next(Math.max(at, now()));
     if (next === null) forget(id);
     else schedule(id, entry, next);
@@ -104,7 +104,7 @@ export function createScheduler(options: SchedulerOptions) {
     timer.add(`${at} ${id}`, at);
   }
 
-  /** Adds or replaces one flow's schedule; a missed slot since its last run runs now with `catchUp`. */
+  /** Adds or replaces one flow's schedule; a missed fire time since its last run runs now with `catchUp`. */
   async function add(flow: PublishedWorkflow, lastRunAt: number | null): Promise<void> {
     const node = flow.config.nodes.find((n) => n.type === 'schedule_trigger')!;
     const config = (node.config ?? {}) as Partial<ScheduleConfig>;

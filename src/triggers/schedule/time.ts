@@ -1,7 +1,7 @@
 import { WeirError } from '../../errors.js';
 import { scheduleProblems, type ScheduleConfig } from './node.js';
 
-/** When a schedule runs: the next slot after a time, and the last slot at or before one. */
+/** When a schedule runs: the next fire time after a time, and the last one at or before a time. */
 export interface Timing {
   next(after: number): number | null;
   previous(atOrBefore: number): number | null;
@@ -61,7 +61,7 @@ export function cronPattern(config: Partial<ScheduleConfig>): string | null {
 
 /**
  * Compiles a schedule trigger's config into its timing. Intervals count from `anchor` (the publish time,
- * so slots stay put across restarts); cron, daily and weekly are wall-clock times in `timezone` (default
+ * so fire times stay put across restarts); cron, daily and weekly are wall-clock times in `timezone` (default
  * UTC) through croner: daily 09:00 America/New_York is 13:00Z in July, 14:00Z in January.
  * On DST days cron(8)'s rule holds. When the minute and hour fields name fixed times (no `*`: values, lists,
  * ranges), a time the clock skips runs once, right after the change (several skipped times share that one

@@ -1,8 +1,8 @@
 import type { DecodedBody, WebhookRequest } from '../../types/trigger.js';
 import { CarriesJson } from '../../util/json-text.js';
 
-/** How a webhook input's stored text begins: the body's slot. */
-const BODY_SLOT = '{"body":0';
+/** How a webhook input's stored text begins: the body's placeholder. */
+const BODY_PLACEHOLDER = '{"body":0';
 
 /**
  * A delivery's input, `{ body, headers, query, method, rawBody }`: `rawBody` is the body text exactly as
@@ -10,7 +10,7 @@ const BODY_SLOT = '{"body":0';
  *
  * A JSON body's input carries its own JSON text for the journal and the execution record, built from the
  * request's text without serializing the parsed body: the body is stored once, as the `rawBody` string (whose
- * escaped line breaks keep a journal line on one line), with `0` in the `body` slot; `reviveWebhookInput`
+ * escaped line breaks keep a journal line on one line), with `0` in the `body` placeholder; `reviveWebhookInput`
  * (src/util/json-text.ts) parses it back. A replay thus gets `rawBody` byte for byte and a large body is not stored twice.
  * @example
  * const input = new WebhookInput(decoded, req.headers, req.query, req.method)
@@ -25,7 +25,7 @@ export class WebhookInput extends CarriesJson {
   constructor(decoded: DecodedBody, headers: WebhookRequest['headers'], query: WebhookRequest['query'], method: string) {
     super(
       decoded.json
-        ? `${BODY_SLOT},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)},"rawBody":${JSON.stringify(decoded.raw)}}`
+        ? `${BODY_PLACEHOLDER},"headers":${JSON.stringify(headers)},"query":${JSON.stringify(query)},"method":${JSON.stringify(method)},"rawBody":${JSON.stringify(decoded.raw)}}`
         : undefined,
     );
     this.body = decoded.value;
@@ -35,9 +35,9 @@ export class WebhookInput extends CarriesJson {
     this.rawBody = decoded.raw;
   }
 
-  /** The body goes back into the `0` slot the stored text begins with, as the JSON text it arrived as. */
+  /** The body goes back into the `0` placeholder the stored text begins with, as the JSON text it arrived as. */
   protected wholeText(): string | undefined {
     const stored = CarriesJson.textOf(this);
-    return stored === undefined ? undefined : `${BODY_SLOT.slice(0, -1)}${this.rawBody}${stored.slice(BODY_SLOT.length)}`;
+    return stored === undefined ? undefined : `${BODY_PLACEHOLDER.slice(0, -1)}${this.rawBody}${stored.slice(BODY_PLACEHOLDER.length)}`;
   }
 }
