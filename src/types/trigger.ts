@@ -1,4 +1,4 @@
-import type { FlowConfig } from '../resources/workflows/types.js';
+import type { WorkflowConfig } from '../resources/workflows/types.js';
 
 /** What started an execution. */
 export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow';
@@ -18,7 +18,7 @@ export interface FlowRef {
   id: string;
   name: string;
   version?: number | null;
-  config: FlowConfig;
+  config: WorkflowConfig;
   hash?: string;
 }
 
