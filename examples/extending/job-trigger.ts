@@ -45,7 +45,8 @@ export function createJobQueue(): JobQueue {
       const drain = async () => {
         // `published()` holds only the flows that start with a job_trigger: read at each job, so a flow
         // published or unpublished meanwhile is followed without a restart.
-        for (let next = pending.shift(); next && !stopped; next = pending.shift()) {
+        while (!stopped && pending.length > 0) {
+          const next = pending.shift()!;
           for (const flow of await rt.published()) {
             const node = flow.config.nodes.find((n) => n.type === 'job_trigger');
             if (node?.config?.queue !== next.queue) continue;
