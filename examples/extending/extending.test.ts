@@ -52,6 +52,7 @@ test('job trigger: a pushed job runs the published flow and its execution is rec
     const end = await ended;
     assert.is(end.status, 'success', JSON.stringify(end.error));
     assert.is(end.workflowName, 'article-slugs');
+    assert.is(end.trigger, 'job');
     assert.is(await app.weir.kv.getValue('slugs', 'a1'), 'hello-world');
     const record = await app.weir.executions.get(end.executionId);
     assert.equal(record.input, { id: 'a1', title: 'Hello, World' });

@@ -50,7 +50,7 @@ export function createJobQueue(): JobQueue {
           for (const flow of await rt.published()) {
             const node = flow.config.nodes.find((n) => n.type === 'job_trigger');
             if (node?.config?.queue !== next.queue) continue;
-            const run = rt.dispatcher.run({ flow, input: next.job, trigger: 'manual' }).catch(rt.onError);
+            const run = rt.dispatcher.run({ flow, input: next.job, trigger: 'job' }).catch(rt.onError);
             running.add(run);
             void run.finally(() => running.delete(run));
           }

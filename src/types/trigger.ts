@@ -1,7 +1,7 @@
 import type { WorkflowConfig } from '../resources/workflows/types.js';
 
-/** What started an execution. */
-export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow';
+/** What started an execution: a built-in kind, or the name a custom trigger gives its own (`'job'`). */
+export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow' | (string & {});
 
 /**
  * What a caller gets back: an HTTP answer, a Respond node's answer, a remembered idempotent answer. A plain
