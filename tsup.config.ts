@@ -14,13 +14,16 @@ rmSync(outDir, { recursive: true, force: true });
 // the optional peer packages (src/util/optional.ts), which are also devDependencies that tsup would otherwise inline.
 const external = ['better-sqlite3', 'bullmq', 'esbuild', 'ioredis', 'pg', 'playwright-core'];
 
-// The adapters reach weir through its public entry only; in the built package they load that entry beside them
-// (./index.js or ./index.cjs) rather than bundling a second copy, so there is one WeirError class everywhere.
-const publicEntry: Plugin = {
-  name: 'adapters-use-public-entry',
+// src/internal.ts is bundled once: the public entry (src/index.ts, which names what it takes from it) and the
+// adapters load it beside them (./internal.js or ./internal.cjs) rather than bundling a copy each, so there is
+// one WeirError class everywhere.
+const sharedBundle: Plugin = {
+  name: 'entries-share-internal',
   setup(build) {
-    const entry = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
-    build.onResolve({ filter: /\/src\/index\.js$/ }, (args) => (args.importer.includes('/adapters/') ? { path: entry, external: true } : undefined));
+    const internal = build.initialOptions.format === 'cjs' ? './internal.cjs' : './internal.js';
+    build.onResolve({ filter: /(^\.|\/src)\/internal\.js$/ }, (args) =>
+      args.importer.includes('/adapters/') || args.importer.endsWith('/src/index.ts') ? { path: internal, external: true } : undefined,
+    );
   },
 };
 
@@ -29,7 +32,7 @@ export default defineConfig([
     // The library and its adapters: ESM + CJS with types. `sqlite-child` is the script of the SQL process, which
     // the tables engine forks from beside its own module; the sandbox's worker script is found the same way (shims give
     // the CJS build `import.meta.url` for both).
-    entry: { index: 'src/index.ts', 'node-http': 'adapters/node-http/index.ts', fetch: 'adapters/fetch/index.ts', 'sqlite-child': 'src/resources/tables/sqlite-child.ts' },
+    entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'node-http': 'adapters/node-http/index.ts', fetch: 'adapters/fetch/index.ts', 'sqlite-child': 'src/resources/tables/sqlite-child.ts' },
     format: ['esm', 'cjs'],
     shims: true,
     dts,
@@ -38,7 +41,7 @@ export default defineConfig([
     clean: false,
     sourcemap: false,
     external,
-    esbuildPlugins: [publicEntry],
+    esbuildPlugins: [sharedBundle],
     define: { __WEIR_VERSION__: JSON.stringify(version) },
   },
   {

@@ -37,6 +37,8 @@ export interface WeirConfig {
   tables?: {
     driver?: 'sqlite' | 'postgres';
     file?: string;
+    /** The SQLite driver (default: node:sqlite where Node has it, else better-sqlite3). */
+    sqlite?: 'node' | 'better-sqlite3';
     url?: string;
     schema?: string;
     poolSize?: number;
@@ -53,7 +55,11 @@ export interface WeirConfig {
   /** Outgoing requests of `http_request`: CIDR ranges to block (`deny`) and to re-open (`allow`). */
   network?: NetworkSettings;
   env?: { allow?: string[] };
-  executions?: { retentionDays?: number; maxPerWorkflow?: number };
+  /**
+   * Retention of execution records; and the execution limiter of each process: executions running at once
+   * (`concurrency`, default 64) and waiting ones above which triggers hold back (`maxBacklog`, default 5000).
+   */
+  executions?: { retentionDays?: number; maxPerWorkflow?: number; concurrency?: number; maxBacklog?: number };
   /**
    * Limits of the Code node sandbox: time per run in ms, `$crypto` and `console` included (default 1000),
    * memory in MB (default 32), the return value in bytes of JSON (default 4 MiB) and how many worker

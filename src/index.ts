@@ -1,62 +1,32 @@
 /**
- * weir: an embeddable workflow-automation runtime.
+ * weir: an embeddable workflow-automation runtime. What an embedder uses: `createWeir`, `defineNode` and
+ * `defineTrigger` for its own node types and triggers, `WeirError` and its codes, the transport-free host
+ * (`createHost`; the HTTP adapters are `weir/node-http` and `weir/fetch`), the signature verifiers, and the
+ * types of all of them. Everything comes through src/internal.ts, which the build bundles once.
  * @packageDocumentation
  */
-export { createWeir, type Weir, type WeirOptions } from './weir.js';
-export { WeirError, CODES, toExit, toHttp, toJson, errorResponse, type ErrorCode } from './errors.js';
-export type { Outcome, TriggerEvent, TriggerKind, FlowRef, ErrorInfo, DecodedBody, WebhookRequest } from './types/trigger.js';
-// The transport-free host core: what adapters/node-http and adapters/fetch put behind a transport, and what
-// a host on another transport needs.
-export {
-  createHost,
-  createMount,
-  ROUTE_GROUPS,
-  splitUrl,
-  mediaType,
-  encodeResponse,
-  tooLarge,
-  DEFAULT_MAX_BODY,
-  DEFAULT_PORT,
-  type Host,
-  type HostDeps,
-  type HostOptions,
-  type HostRequest,
-  type HostResponse,
-  type Mount,
-  type MountOptions,
-  type Route,
-  type RouteGroup,
-  type RouteParams,
-} from './host/index.js';
-export { onAbort } from './util/abort.js';
-export { defineNode, type NodeDefinition, type NodeContext, type NodeDocs, type NodeHandles, type Problem, type NodeConfigs } from './nodes/index.js';
-export { defineTrigger, type TriggerDefinition, type TriggerRuntime, type StopTrigger } from './triggers/index.js';
-export type { FlowConfig, TypedNode, WrittenConfig, Template } from './nodes/flow-config.js';
-export type { ExecutionFacade } from './flow/types.js';
-export type { NodeServices, RunWorkflow } from './types/node-services.js';
-export type { Waits, ResumeCall } from './types/waits.js';
-export { openStorage, type Storages, type MountName, type KeyValueStorage, type OpenStorageOptions } from './storage/index.js';
-export { resolveHome, loadConfig, type WeirConfig } from './config.js';
-export type { WeirEvents, WeirBus } from './events.js';
-export { logBus } from './logging/bus-log.js';
-export type { WeirLogger } from './logging/logger.js';
-export type {
-  WorkflowConfig,
-  FlowNode,
-  NodeConfig,
-  FlowEdge,
-  SyncStatus,
-  WorkflowSummary,
-  WorkflowDetails,
-  LocalWorkflow,
-  PublishedWorkflow,
-} from './resources/workflows/index.js';
-export { createExpressions, type Expressions, type Scope } from './expr/index.js';
-export { createExecutor, createHooks, flowChecks, createMasker, allowedEnv } from './flow/index.js';
-export { Suspend } from './flow/suspend.js';
+export { createWeir, type Weir, type WeirOptions } from './internal.js';
+export { WeirError, CODES, type ErrorCode, type WeirErrorOptions } from './internal.js';
+
+// Custom node types and triggers (docs/extending.md), and flows typed in TypeScript.
+export { defineNode, type NodeDefinition, type NodeContext, type NodeDocs, type NodeHandles, type Problem, type NodeConfigs } from './internal.js';
+export { defineTrigger, type TriggerDefinition, type TriggerRuntime, type StopTrigger } from './internal.js';
+export { Suspend, type WaitInfo } from './internal.js';
+export type { ExecutionFacade, ExecutionVariables, NodeServices, RunWorkflow } from './internal.js';
+export type { FlowConfig, TypedNode, WrittenConfig, Template } from './internal.js';
+export type { WorkflowConfig, FlowNode, NodeConfig, FlowEdge } from './internal.js';
+export type { Outcome, TriggerEvent, TriggerKind, FlowRef, ErrorInfo, DecodedBody, WebhookRequest } from './internal.js';
+
+// The transport-free host a trigger's routes and start-up run in, for a transport of your own.
+export { createHost, onAbort } from './internal.js';
+export type { Host, HostDeps, HostOptions, HostRequest, HostResponse, Route, RouteGroup, RouteParams } from './internal.js';
+export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './internal.js';
+
+// What a weir instance holds, by type.
+export type { WeirConfig, WeirEvents, WeirBus, WeirLogger, Storages, MountName, KeyValueStorage } from './internal.js';
+export type { SyncStatus, WorkflowSummary, WorkflowDetails, LocalWorkflow, PublishedWorkflow } from './internal.js';
 export type {
   Executor,
-  ExecutorOptions,
   ExecutorHooks,
   ExecutionRecord,
   ExecutionStatus,
@@ -66,22 +36,22 @@ export type {
   RunOptions,
   RunState,
   WeirRunOptions,
-  WaitInfo,
   Wake,
-  ExecutionVariables,
-} from './flow/index.js';
-export type { Executions } from './resources/executions/index.js';
-export type { ExecutionControl, WeirExecutions } from './types/executions.js';
-export type { ExecutionStatusView } from './types/executions.js';
-export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/index.js';
-export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './resources/interfaces/index.js';
-export type { Projects, ProjectState } from './resources/projects/index.js';
-export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './resources/voice-agents/index.js';
-export type { VoiceAgent, VoicePhoneNumber, VoiceProvider, TelephonyProvider, TwilioNumber } from './providers/index.js';
-export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './triggers/telephony/signatures.js';
-export type { Tables, TableMeta, TableDetails, TableSchema, ColumnDef, IndexDef, ColumnType, Row, ExecResult, TableEngine, SystemTable } from './resources/tables/index.js';
-export type { Kv, KvNamespace } from './resources/kv/index.js';
-export type { Objects, ObjectInfo } from './resources/objects/index.js';
-export type { Secrets, SecretSummary } from './resources/secrets/index.js';
-export type { Knowledge, KnowledgeDocument, KnowledgeFolder, SearchHit } from './resources/knowledge/index.js';
-export type { Agents, Agent, AgentSummary } from './resources/agents/index.js';
+  Executions,
+  ExecutionControl,
+  WeirExecutions,
+  ExecutionStatusView,
+  Waits,
+  ResumeCall,
+} from './internal.js';
+export type { Sandbox } from './internal.js';
+export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './internal.js';
+export type { Projects, ProjectState } from './internal.js';
+export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './internal.js';
+export type { VoiceAgent, VoicePhoneNumber, VoiceProvider, TelephonyProvider, TwilioNumber } from './internal.js';
+export type { Tables, TableMeta, TableDetails, TableSchema, ColumnDef, IndexDef, ColumnType, Row, ExecResult, TableEngine, SystemTable } from './internal.js';
+export type { Kv, KvNamespace } from './internal.js';
+export type { Objects, ObjectInfo } from './internal.js';
+export type { Secrets, SecretSummary } from './internal.js';
+export type { Knowledge, KnowledgeDocument, KnowledgeFolder, SearchHit } from './internal.js';
+export type { Agents, Agent, AgentSummary } from './internal.js';

@@ -1,4 +1,4 @@
-import { WeirError, createHost, errorResponse, type Host, type HostDeps, type HostOptions } from '../../src/index.js';
+import { WeirError, createHost, errorResponse, type Host, type HostDeps, type HostOptions } from '../../src/internal.js';
 
 /** What each adapter's handler carries: its host and how it starts and stops. */
 export interface HostLifecycle {

@@ -1,9 +1,9 @@
-import { DEFAULT_MAX_BODY, WeirError, createMount, errorResponse, splitUrl, type Host, type HostDeps, type HostOptions, type MountOptions } from '../../src/index.js';
+import { DEFAULT_MAX_BODY, WeirError, createMount, errorResponse, splitUrl, type Host, type HostDeps, type HostOptions, type MountOptions } from '../../src/internal.js';
 import { createLifecycle, shuttingDown, type HostLifecycle } from '../_shared/lifecycle.js';
 import { headersOf, readRequestBody, toResponse } from './wire.js';
 
 export { DEFAULT_MAX_BODY };
-export { ROUTE_GROUPS, type RouteGroup, type MountOptions, type HostOptions } from '../../src/index.js';
+export { ROUTE_GROUPS, type RouteGroup, type MountOptions, type HostOptions } from '../../src/internal.js';
 
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions extends HostOptions, MountOptions {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { WeirError, encodeResponse, onAbort, tooLarge, type HostResponse } from '../../src/index.js';
+import { WeirError, encodeResponse, onAbort, tooLarge, type HostResponse } from '../../src/internal.js';
 
 /**
  * Reads a fetch Request's body, at most `max` bytes: a Content-Length above the limit fails before a byte

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_MAX_BODY, WeirError, onAbort, tooLarge } from '../../src/index.js';
+import { DEFAULT_MAX_BODY, WeirError, onAbort, tooLarge } from '../../src/internal.js';
 
 /**
  * Reads a request body of at most `max` bytes. A Content-Length above the limit fails before a byte is

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_BODY, DEFAULT_PORT, WeirError, createMount, errorResponse, type Host, type HostDeps, type HostOptions, type MountOptions } from '../../src/index.js';
+import { DEFAULT_MAX_BODY, DEFAULT_PORT, WeirError, createMount, errorResponse, type Host, type HostDeps, type HostOptions, type MountOptions } from '../../src/internal.js';
 import { createLifecycle, shuttingDown, type HostLifecycle } from '../_shared/lifecycle.js';
 import { readBody } from './body.js';
 import { answerAndLinger } from './linger.js';
@@ -23,7 +23,7 @@ export {
   type MountOptions,
   type Route,
   type RouteGroup,
-} from '../../src/index.js';
+} from '../../src/internal.js';
 
 /** Where a request goes inside weir, known before its body is read. */
 type Target = Omit<RequestParts, 'rawBody' | 'headers'>;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { HostResponse } from '../../src/index.js';
+import type { HostResponse } from '../../src/internal.js';
 import { sendResponse } from './transport.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { WeirError, mediaType, tooLarge } from '../../src/index.js';
+import { WeirError, mediaType, tooLarge } from '../../src/internal.js';
 
 /** A body taken from what an app's body parser left on the request. */
 export interface ParsedBody {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { encodeResponse, splitUrl, type HostRequest, type HostResponse } from '../../src/index.js';
+import { encodeResponse, splitUrl, type HostRequest, type HostResponse } from '../../src/internal.js';
 
 /** Node's headers as one string per (lower-case) name: node already joins repeats, except `set-cookie`. */
 export function flatHeaders(req: IncomingMessage): Record<string, string> {

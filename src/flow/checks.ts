@@ -1,11 +1,11 @@
 import type { Expressions } from '../expr/index.js';
 import { handlesOf } from '../nodes/define.js';
 import type { NodeRegistry, Problem } from '../nodes/index.js';
-import type { FlowConfig } from '../resources/workflows/types.js';
+import type { WorkflowConfig } from '../resources/workflows/types.js';
 import { edgeName, type ConfigCheck } from '../resources/workflows/validate.js';
 
 /** The first cycle among the edges, as node ids (`a -> b -> a`), or null. */
-function findCycle(config: FlowConfig): string[] | null {
+function findCycle(config: WorkflowConfig): string[] | null {
   const next = new Map<string, string[]>();
   for (const e of config.edges ?? []) next.set(e.source, [...(next.get(e.source) ?? []), e.target]);
   const state = new Map<string, 'open' | 'done'>();

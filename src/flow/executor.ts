@@ -2,7 +2,7 @@ import { WeirError } from '../errors.js';
 import type { WeirBus } from '../events.js';
 import type { Expressions } from '../expr/index.js';
 import type { NodeRegistry } from '../nodes/index.js';
-import type { FlowConfig } from '../resources/workflows/types.js';
+import type { WorkflowConfig } from '../resources/workflows/types.js';
 import type { ConfigCheck } from '../resources/workflows/validate.js';
 import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
@@ -99,7 +99,7 @@ const GRAPH_CACHE_SIZE = 500;
  * record.status // 'success'
  */
 export function createExecutor({ nodes, expressions, bus, services, env, checks = [], hooks = createHooks(), resumeUrl }: ExecutorOptions): Executor {
-  const byConfig = new WeakMap<FlowConfig, Graph>();
+  const byConfig = new WeakMap<WorkflowConfig, Graph>();
   const byHash = new Map<string, Graph>();
   const baseEnv = Object.freeze({ ...env });
   const now = createClock();

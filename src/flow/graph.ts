@@ -2,7 +2,7 @@ import { WeirError } from '../errors.js';
 import type { Evaluate, Expressions } from '../expr/index.js';
 import { handlesOf } from '../nodes/define.js';
 import type { NodeDefinition, NodeRegistry } from '../nodes/index.js';
-import type { FlowConfig } from '../resources/workflows/types.js';
+import type { WorkflowConfig } from '../resources/workflows/types.js';
 import { validateConfig, type ConfigCheck } from '../resources/workflows/validate.js';
 import { nodePolicy, type NodePolicy } from './policy.js';
 
@@ -41,7 +41,7 @@ export interface Graph {
  * @example
  * const graph = buildGraph(config, weir.nodes, expressions, checks)
  */
-export function buildGraph(config: FlowConfig, registry: NodeRegistry, expressions: Expressions, checks: ConfigCheck[] = []): Graph {
+export function buildGraph(config: WorkflowConfig, registry: NodeRegistry, expressions: Expressions, checks: ConfigCheck[] = []): Graph {
   // Not the schemas: a flow published before one of its keys was refused keeps running as it was published.
   const problems = validateConfig(config, registry, checks, { schemas: false });
   if (problems.length) {

@@ -1,5 +1,5 @@
 import type { ErrorInfo, Outcome, TriggerKind } from '../types/trigger.js';
-import type { FlowConfig } from '../resources/workflows/types.js';
+import type { WorkflowConfig } from '../resources/workflows/types.js';
 
 /**
  * Masks secret values in data (made by `createMasker`); `record` masks the data fields of an execution
@@ -81,7 +81,7 @@ export interface ExecutionRecord {
 
 /** Options of `weir.executor.run`. */
 export interface RunOptions {
-  workflow: { id: string; name: string; version?: number | null; config: FlowConfig; hash?: string; draft?: boolean };
+  workflow: { id: string; name: string; version?: number | null; config: WorkflowConfig; hash?: string; draft?: boolean };
   input: unknown;
   trigger: TriggerKind;
   /** Reuse an id chosen beforehand (a durable delivery replayed after a restart keeps its id). */

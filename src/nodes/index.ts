@@ -1,3 +1,4 @@
+import { WeirError } from '../errors.js';
 import type { NodeDefinition } from './define.js';
 // The trigger nodes live with their triggers (src/triggers/<kind>/node.ts).
 import { inboundCallTrigger } from '../triggers/inbound-call/node.js';
@@ -67,7 +68,10 @@ export type NodeRegistry = Map<string, NodeDefinition<any>>;
 export function createNodeRegistry(extra: NodeDefinition<any>[] = []): NodeRegistry {
   const registry: NodeRegistry = new Map(builtinNodes.map((n) => [n.type, n]));
   for (const node of extra) {
-    if (registry.has(node.type)) throw new Error(`node type "${node.type}" is already defined`);
+    if (registry.has(node.type)) {
+      const whose = BUILTIN_NODES[node.type as keyof typeof BUILTIN_NODES] ? 'a built-in node type' : 'given twice';
+      throw new WeirError('INVALID_CONFIG', `node type "${node.type}" is already defined (${whose})`, { hints: ['give your node type a name of its own'] });
+    }
     registry.set(node.type, node);
   }
   return registry;

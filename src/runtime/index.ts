@@ -80,8 +80,7 @@ export interface Runtime {
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, cluster } = options;
-  // Its bounds are the limiter's defaults: tests size a limiter of their own, and no setting reaches here.
-  const limiter = createExecutionLimiter();
+  const limiter = createExecutionLimiter({ concurrency: config.executions?.concurrency, maxBacklog: config.executions?.maxBacklog });
   // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
   const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, maxCrashes: maxCrashesOf(config) }) : null;
   const dispatcher = createDispatcher({ execute: options.execute, limiter, queue });

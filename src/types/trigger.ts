@@ -1,7 +1,7 @@
-import type { FlowConfig } from '../resources/workflows/types.js';
+import type { WorkflowConfig } from '../resources/workflows/types.js';
 
-/** What started an execution. */
-export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow';
+/** What started an execution: a built-in kind, or the name a custom trigger gives its own (`'job'`). */
+export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'interface' | 'sms' | 'call' | 'call_flow' | (string & {});
 
 /**
  * What a caller gets back: an HTTP answer, a Respond node's answer, a remembered idempotent answer. A plain
@@ -18,7 +18,7 @@ export interface FlowRef {
   id: string;
   name: string;
   version?: number | null;
-  config: FlowConfig;
+  config: WorkflowConfig;
   hash?: string;
 }
 

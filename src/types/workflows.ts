@@ -1,5 +1,5 @@
 import type { Change } from '../resources/workflows/diff.js';
-import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowConfig, WorkflowDetails, WorkflowSummary } from '../resources/workflows/types.js';
+import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from '../resources/workflows/types.js';
 
 /**
  * Workflows (`weir.workflows`): local drafts, their published copies, and sync between the two.
@@ -19,7 +19,7 @@ export interface Workflows {
   /** Creates a draft (names are unique); `publish: true` publishes it at once. */
   create(name: string, description?: string, options?: {
     publish?: boolean;
-    config?: FlowConfig;
+    config?: WorkflowConfig;
     /** Start from this template's config (`templates` in src/resources/workflows/templates); unknown: NOT_FOUND. */
     template?: string;
   }): Promise<{

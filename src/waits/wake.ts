@@ -3,7 +3,7 @@ import type { WeirBus } from '../events.js';
 import type { ExecutionRecord, RunOptions, Wake } from '../flow/types.js';
 import type { ExecutionLimiter } from '../runtime/execution-limiter.js';
 import type { ExecutionConfigs, OpenExecutions } from '../resources/executions/index.js';
-import type { FlowConfig } from '../resources/workflows/types.js';
+import type { WorkflowConfig } from '../resources/workflows/types.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
 import type { WakeTimer } from '../util/wake-timer.js';
 
@@ -54,9 +54,9 @@ export function createWaker(options: WakerOptions) {
   const { store, bus, now } = options;
   const running = new Set<string>();
   const deferred = new Map<string, string[]>();
-  const configs = new Map<string, FlowConfig>();
+  const configs = new Map<string, WorkflowConfig>();
 
-  async function configOf(record: ExecutionRecord): Promise<FlowConfig | null> {
+  async function configOf(record: ExecutionRecord): Promise<WorkflowConfig | null> {
     const id = `${record.workflowId}@${record.hash}`;
     let config = configs.get(id);
     if (config) return config;

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createExpressions, WeirError, type Scope } from '../../src/index.js';
+import { WeirError } from '../../src/index.js';
+import { createExpressions, type Scope } from '../../src/expr/index.js';
 
 const expr = createExpressions();
 const scope: Scope = {

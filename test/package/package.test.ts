@@ -51,10 +51,28 @@ test('the heavy packages are optional peers, kept as devDependencies so the repo
 });
 
 test('import and require work without the optional packages', () => {
-  const check = 'typeof m.createWeir + " " + typeof m.loadConfig';
+  const check = 'typeof m.createWeir + " " + typeof m.defineNode';
   assert.is(run(`const m = await import('weir'); console.log(${check}); await import('ioredis').catch((e) => console.log(e.code))`, 'module'), 'function function\nERR_MODULE_NOT_FOUND');
   assert.is(run(`const m = require('weir'); console.log(${check})`, 'commonjs'), 'function function');
   assert.is(run(`import('weir/schema/config.schema.json', { with: { type: 'json' } }).then((m) => console.log(m.default.title))`, 'commonjs'), 'weir home configuration');
+});
+
+// What an embedder uses, and nothing the package builds itself from (createExecutor, flowChecks, tooLarge...).
+const PUBLIC_VALUES = [
+  'CODES', 'Suspend', 'WeirError', 'createHost', 'createWeir', 'defineNode', 'defineTrigger', 'onAbort',
+  'postCallSignature', 'twilioSignature', 'verifyPostCallSignature', 'verifyTwilioSignature',
+];
+const INTERNAL = ['createExecutor', 'createHooks', 'flowChecks', 'createMasker', 'allowedEnv', 'createSandbox', 'createExpressions', 'createMount', 'openStorage', 'loadConfig', 'resolveHome', 'logBus', 'tooLarge', 'encodeResponse', 'splitUrl', 'mediaType', 'errorResponse', 'toExit', 'toHttp', 'toJson', 'DEFAULT_MAX_BODY', 'DEFAULT_PORT'];
+
+test('the public entry exports exactly what an embedder uses, as ESM and CommonJS, and declares no internal factory', () => {
+  const names = 'console.log(Object.keys(m).sort().join(" "))';
+  assert.is(run(`const m = await import('weir'); ${names}`, 'module'), PUBLIC_VALUES.join(' '), 'ESM');
+  assert.is(run(`const m = require('weir'); ${names}`, 'commonjs'), PUBLIC_VALUES.join(' '), 'CommonJS');
+  // The declarations: every `export { ... }` name of dist/index.d.ts (values and types).
+  const declared = readFileSync(join(project, 'node_modules/weir/dist/index.d.ts'), 'utf8');
+  const exported = [...declared.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) => m[1].split(',').map((n) => n.trim().split(/\s+as\s+/).pop()!.replace(/^type /, '')));
+  for (const name of [...PUBLIC_VALUES, 'FlowConfig', 'NodeContext', 'TriggerRuntime', 'ExecutionRecord', 'WorkflowConfig', 'WeirConfig', 'Kv', 'Tables', 'ErrorCode']) assert.ok(exported.includes(name), `${name} is declared`);
+  for (const name of INTERNAL) assert.not.ok(exported.includes(name), `${name} is not public`);
 });
 
 test('a redis storage config fails at createWeir with UNAVAILABLE naming ioredis and how to install it', () => {

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createExpressions, WeirError, type Scope } from '../../src/index.js';
+import { WeirError } from '../../src/index.js';
+import { createExpressions, type Scope } from '../../src/expr/index.js';
 import { check } from './_props.js';
 
 const FILE = 'expressions';

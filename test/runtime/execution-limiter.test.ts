@@ -2,6 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RELEASED_PER_SLOT, createExecutionLimiter } from '../../src/runtime/execution-limiter.js';
 import { createTurnGate } from '../../adapters/node-http/turn-gate.js';
+import { createWeir } from '../../src/weir.js';
+import { tmpDir } from '../_utils.js';
 
 test('tasks submitted in one loop turn start together after it, at most `concurrency` at once', async () => {
   const runner = createExecutionLimiter({ concurrency: 3 });
@@ -162,6 +164,27 @@ test('the turn gate: callers of one turn share one opening, after the turn; the 
   assert.is.not(later, a, 'a new turn, a new gate');
   await later;
   assert.equal(order, ['gate', 'immediate queued after the gate']);
+});
+
+test('executions.concurrency and executions.maxBacklog of weir.config.json bound the instance limiter', async () => {
+  const weir = await createWeir({ home: tmpDir(), config: { executions: { concurrency: 1, maxBacklog: 1 } } });
+  const { limiter } = weir.runtime;
+  let release = () => {};
+  let firstStarted = () => {};
+  const started = new Promise<void>((r) => (firstStarted = r));
+  let secondStarted = false;
+  const first = limiter.run(() => (firstStarted(), new Promise<void>((r) => (release = r))));
+  const second = limiter.run(async () => void (secondStarted = true));
+  // Both were submitted in one turn: the default 64 slots would start both in the batch that starts the first.
+  await started;
+  assert.not.ok(secondStarted, 'one execution at a time');
+  // One waits: at maxBacklog 1 the triggers are held back (an already settled ready() would win the race).
+  const ready = await Promise.race([limiter.ready().then(() => 'ready'), Promise.resolve().then(() => 'held back')]);
+  assert.is(ready, 'held back');
+  release();
+  await Promise.all([first, second]);
+  assert.ok(secondStarted);
+  await weir.close();
 });
 
 test.run();

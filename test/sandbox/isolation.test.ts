@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
-import { createSandbox } from '../../src/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { runner } from './_helpers.js';
 
 // One worker: every run below lands on the same thread, after the run before it.

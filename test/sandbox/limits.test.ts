@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
-import { createSandbox, WeirError } from '../../src/index.js';
+import { WeirError } from '../../src/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { chain, memoryWeir, runConfig } from '../flow/_flows.js';
 
 // The default CPU limit, and how much later than it a stopped run may end.

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSandbox, WeirError } from '../../src/index.js';
+import { WeirError } from '../../src/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 
 // One worker: a job sent while it is busy waits in its inbox behind the running one.
 const sandbox = createSandbox({ workers: 1 });

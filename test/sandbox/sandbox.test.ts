@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash, createHmac } from 'node:crypto';
-import { createSandbox } from '../../src/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { runner } from './_helpers.js';
 import { chain, fixture, memoryWeir, runConfig } from '../flow/_flows.js';
 

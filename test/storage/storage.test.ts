@@ -20,7 +20,7 @@ test('the fs driver keeps every record whole when its writer is killed mid-write
   const home = tmpDir();
   // Large records make a torn write likely if writes were not atomic.
   const child = script(`
-    const s = await weir.openStorage({ home: ${JSON.stringify(home)} });
+    const s = (await weir.createWeir({ home: ${JSON.stringify(home)} })).storage;
     const v = s.view('cloud', 'records');
     const big = 'x'.repeat(512 * 1024);
     let n = 0;

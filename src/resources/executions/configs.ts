@@ -1,11 +1,11 @@
-import type { FlowConfig } from '../../resources/workflows/types.js';
+import type { WorkflowConfig } from '../../resources/workflows/types.js';
 import type { KeyValueStorage } from '../../storage/index.js';
 
 /** The config an execution ran, by workflow and hash: what a resume, a wake or a retry runs against. */
 export interface ExecutionConfigs {
   /** Stores a config once per workflow and hash (later calls for a stored one cost nothing). */
-  save(workflowId: string, hash: string, config: FlowConfig): Promise<void>;
-  get(workflowId: string, hash: string): Promise<FlowConfig | null>;
+  save(workflowId: string, hash: string, config: WorkflowConfig): Promise<void>;
+  get(workflowId: string, hash: string): Promise<WorkflowConfig | null>;
 }
 
 const enc = encodeURIComponent;
@@ -32,7 +32,7 @@ export function createExecutionConfigs(store: KeyValueStorage): ExecutionConfigs
       return done;
     },
     async get(workflowId, hash) {
-      return ((await store.getItem(`configs:${enc(workflowId)}:${hash}`)) as FlowConfig | null) ?? null;
+      return ((await store.getItem(`configs:${enc(workflowId)}:${hash}`)) as WorkflowConfig | null) ?? null;
     },
   };
 }

@@ -18,7 +18,7 @@ export function openEngine({ home, config }: { home?: string; config: WeirConfig
   const spec = config.tables ?? { driver: 'sqlite' };
   if (spec.driver === 'sqlite' || spec.driver === undefined) {
     const file = spec.file !== undefined ? resolve(home ?? '.', spec.file) : home ? join(home, SQLITE_FILE) : ':memory:';
-    return createSqliteEngine({ file });
+    return createSqliteEngine({ file, driver: spec.sqlite });
   }
   if (spec.driver === 'postgres') {
     if (typeof spec.url !== 'string' || !spec.url) throw new WeirError('INVALID_CONFIG', 'tables.url must name the PostgreSQL server (postgres://user@host:5432/db)');

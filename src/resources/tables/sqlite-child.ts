@@ -3,7 +3,7 @@
 // a result past the caps is refused here, before it reaches the host. Started by sqlite-process.ts with the
 // database file as its argument; it answers one request at a time.
 import { toWeirError } from '../../errors.js';
-import { BUSY_TIMEOUT_MS, type SqlDatabase, type SqlParams, type SqlStatement, loadSqliteDriver } from './sqlite-driver.js';
+import { BUSY_TIMEOUT_MS, type SqlDatabase, type SqlParams, type SqlStatement, type SqliteChoice, loadSqliteDriver } from './sqlite-driver.js';
 import { ensureTemp, fillTemp, type TempTable } from './sqlite-ddl.js';
 import { sqlError } from './sqlite-errors.js';
 import { runStatement } from './sqlite-run.js';
@@ -28,7 +28,8 @@ const CACHE_MAX = 256;
 const file = process.argv[2];
 const statements = new Map<string, SqlStatement>();
 const temp = new Set<string>();
-const opened: Promise<SqlDatabase> = loadSqliteDriver().then((driver) => driver.open(file, BUSY_TIMEOUT_MS));
+// argv: the database file, and the driver `tables.sqlite` names (if any).
+const opened: Promise<SqlDatabase> = loadSqliteDriver(process.argv[3] as SqliteChoice | undefined).then((driver) => driver.open(file, BUSY_TIMEOUT_MS));
 // Rejections are answered per request; this keeps an early one from ending the process.
 opened.catch(() => {});
 

@@ -146,21 +146,21 @@ async function betterSqlite(): Promise<SqliteDriver> {
   return { name: 'better-sqlite3', open: (file, busyTimeoutMs) => new Sqlite(file, { timeout: busyTimeoutMs }) as unknown as SqlDatabase };
 }
 
+/** A SQLite driver by name (`tables.sqlite` in weir.config.json). */
+export type SqliteChoice = 'node' | 'better-sqlite3';
+
 /**
- * The SQLite driver: node:sqlite where this Node has it, else better-sqlite3 (an optional dependency, loaded
- * only then). `WEIR_SQLITE=node|better-sqlite3` forces one.
+ * The SQLite driver: `choice`, else node:sqlite where this Node has it, else better-sqlite3 (an optional
+ * dependency, loaded only then).
  * @example
  * const db = (await loadSqliteDriver()).open('/srv/weir/tables.sqlite')
  */
-export async function loadSqliteDriver(choice = process.env.WEIR_SQLITE || undefined): Promise<SqliteDriver> {
-  if (choice !== undefined && choice !== 'node' && choice !== 'better-sqlite3') {
-    throw new WeirError('INVALID_CONFIG', `WEIR_SQLITE must be "node" or "better-sqlite3", not ${JSON.stringify(choice)}`);
-  }
+export async function loadSqliteDriver(choice?: SqliteChoice): Promise<SqliteDriver> {
   const sqlite = choice === 'better-sqlite3' ? undefined : builtin();
   if (sqlite) return nodeDriver(sqlite);
   if (choice === 'node') {
-    throw new WeirError('UNAVAILABLE', `WEIR_SQLITE=node, but node:sqlite is not available on Node ${process.version} (it needs Node 22.16 or later)`, {
-      hints: ['unset WEIR_SQLITE to use better-sqlite3, or use Node 22.16 or later'],
+    throw new WeirError('UNAVAILABLE', `tables.sqlite is "node", but node:sqlite is not available on Node ${process.version} (it needs Node 22.16 or later)`, {
+      hints: ['remove tables.sqlite from weir.config.json to use better-sqlite3, or use Node 22.16 or later'],
     });
   }
   return betterSqlite();

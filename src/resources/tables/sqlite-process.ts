@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type ErrorCode, WeirError } from '../../errors.js';
 import { queryTimeout } from './limits.js';
 import type { SqlReply, SqlRequest } from './sqlite-child.js';
+import type { SqliteChoice } from './sqlite-driver.js';
 import type { ExecResult, QueryLimits, Row } from './types.js';
 
 // The SQL process's script sits beside this module: sqlite-child.ts in the sources, sqlite-child.js or .cjs
@@ -24,13 +25,13 @@ const cancelled = (signal: AbortSignal) => (signal.reason instanceof WeirError ?
  * const sql = createSqlProcess({ file: '/srv/weir/tables.sqlite' })
  * const { rows } = await sql.run({ sql: 'SELECT 1 AS x', params: [], system: [] }, limits)
  */
-export function createSqlProcess({ file }: { file: string }) {
+export function createSqlProcess({ file, driver }: { file: string; driver?: SqliteChoice }) {
   let child: ChildProcess | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let seq = 0;
 
   function start(): ChildProcess {
-    const c = fork(SCRIPT, [file], { serialization: 'advanced', execArgv: EXEC_ARGV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const c = fork(SCRIPT, driver ? [file, driver] : [file], { serialization: 'advanced', execArgv: EXEC_ARGV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     c.on('exit', () => child === c && (child = undefined));
     c.on('error', () => {}); // a failed start shows as 'exit' to the request waiting on it
     return c;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { WeirError } from '../../errors.js';
-import { BUSY_TIMEOUT_MS, type SqlDatabase as Database, type SqlStatement as Statement, type SqliteDriver, loadSqliteDriver, transaction } from './sqlite-driver.js';
+import { BUSY_TIMEOUT_MS, type SqlDatabase as Database, type SqlStatement as Statement, type SqliteChoice, type SqliteDriver, loadSqliteDriver, transaction } from './sqlite-driver.js';
 import { columnDdl, ensureTemp, fillTemp, q } from './sqlite-ddl.js';
 import { sqlError } from './sqlite-errors.js';
 import { inspect, type Inspected } from './sqlite-guard.js';
@@ -34,12 +34,12 @@ const toType = (declared: string): ColumnType => {
 
 /**
  * The SQLite engine: one database file (WAL, busy timeout so several processes can write), its driver
- * (node:sqlite, or better-sqlite3 where Node lacks it) loaded on first use. Table metadata lives in the same
- * file (`weir_tables`), so a table and its record are created and dropped in one transaction.
+ * (`driver`, else node:sqlite, or better-sqlite3 where Node lacks it) loaded on first use. Table metadata
+ * lives in the same file (`weir_tables`), so a table and its record are created and dropped in one transaction.
  * @example
  * const engine = createSqliteEngine({ file: '/srv/weir/tables.sqlite' })
  */
-export function createSqliteEngine({ file }: { file: string }): TableEngine {
+export function createSqliteEngine({ file, driver: choice }: { file: string; driver?: SqliteChoice }): TableEngine {
   let opened: Promise<Database> | undefined;
   let driver: SqliteDriver | undefined;
   const statements = new Map<string, Statement>();
@@ -49,10 +49,10 @@ export function createSqliteEngine({ file }: { file: string }): TableEngine {
   const temp = new Set<string>();
   // User statements on a file run in their own process, where a time limit can stop them; an in-memory
   // database exists only in this process, so its statements run here, the limit checked between rows.
-  const runner = file === ':memory:' ? undefined : createSqlProcess({ file });
+  const runner = file === ':memory:' ? undefined : createSqlProcess({ file, driver: choice });
 
   async function connect(): Promise<Database> {
-    driver = await loadSqliteDriver();
+    driver = await loadSqliteDriver(choice);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     let db: Database | undefined;
     try {

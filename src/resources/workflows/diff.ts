@@ -1,7 +1,7 @@
 import { stableStringify } from '../../util/json.js';
 import { unifiedDiff } from '../../util/line-diff.js';
 import { contentOf } from './sync.js';
-import type { FlowConfig, FlowEdge } from './types.js';
+import type { WorkflowConfig, FlowEdge } from './types.js';
 
 /** One difference between two configs. */
 export interface Change {
@@ -30,7 +30,7 @@ function diffMaps(kind: Change['kind'], before: Record<string, unknown>, after: 
 }
 
 /** The node, edge, variable and metadata changes that turn `before` into `after`. */
-export function diffConfigs(before: FlowConfig | null, after: FlowConfig): Change[] {
+export function diffConfigs(before: WorkflowConfig | null, after: WorkflowConfig): Change[] {
   const b = before ?? { nodes: [], edges: [] };
   const nodesBefore = new Map(b.nodes.map((n) => [n.id, n]));
   const changes: Change[] = [];
@@ -65,8 +65,8 @@ export function diffConfigs(before: FlowConfig | null, after: FlowConfig): Chang
  * @example
  * configPatch(published.config, draft.config, 'published (version 3)') // '--- published (version 3)\n+++ local\n@@ ...'
  */
-export function configPatch(before: FlowConfig | null, after: FlowConfig, from: string): string {
-  const text = (config: FlowConfig) => `${JSON.stringify(contentOf(config), null, 2)}\n`;
+export function configPatch(before: WorkflowConfig | null, after: WorkflowConfig, from: string): string {
+  const text = (config: WorkflowConfig) => `${JSON.stringify(contentOf(config), null, 2)}\n`;
   return unifiedDiff(before ? text(before) : '', text(after), { from, to: 'local' });
 }
 

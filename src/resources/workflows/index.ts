@@ -8,7 +8,7 @@ import { didYouMean } from '../../util/nearest.js';
 import { configPatch, diffConfigs, type Change } from './diff.js';
 import { contentHash, syncAction, syncStatus } from './sync.js';
 import { templateNamed } from './templates/index.js';
-import type { FlowConfig, LocalWorkflow, PublishedWorkflow, WorkflowConfig, WorkflowDetails, WorkflowSummary } from './types.js';
+import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from './types.js';
 import { validateConfig, type ConfigCheck } from './validate.js';
 import type { Workflows } from '../../types/workflows.js';
 
@@ -27,7 +27,7 @@ export interface WorkflowsOptions {
 }
 
 /** The config every new workflow starts with: one manual trigger (`manual_trigger-1`), so it is valid at once. */
-export const starterConfig = (): FlowConfig => ({
+export const starterConfig = (): WorkflowConfig => ({
   nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', label: 'Manual trigger', config: {} }],
   edges: [],
   variables: {},
@@ -92,7 +92,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
 
   const findPublished = (ref: string) => byRef<PublishedWorkflow>(cloud, cloudNames, ref);
 
-  const triggerOf = (config: FlowConfig) => config.nodes.find((n) => nodes.get(n.type)?.trigger)?.type ?? null;
+  const triggerOf = (config: WorkflowConfig) => config.nodes.find((n) => nodes.get(n.type)?.trigger)?.type ?? null;
 
   function summarize(wf: LocalWorkflow, pub: PublishedWorkflow | null): WorkflowSummary {
     return {
@@ -107,12 +107,12 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     };
   }
 
-  function check(config: unknown): FlowConfig {
+  function check(config: unknown): WorkflowConfig {
     const problems = validateConfig(config, nodes, checks);
     if (problems.length) {
       throw new WeirError('INVALID_CONFIG', `invalid workflow config (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n${problems.map((p) => `  - ${p.path ? `${p.path}: ` : ''}${p.message}`).join('\n')}`, { details: problems });
     }
-    return config as FlowConfig;
+    return config as WorkflowConfig;
   }
 
   const api = {
@@ -139,7 +139,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     },
 
     /** Creates a draft (names are unique) from `config`, a `template`'s config or the starter; `publish: true` publishes it at once. */
-    async create(name: string, description?: string, options: { publish?: boolean; config?: FlowConfig; template?: string } = {}) {
+    async create(name: string, description?: string, options: { publish?: boolean; config?: WorkflowConfig; template?: string } = {}) {
       if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a workflow name must not be empty');
       const template = options.template === undefined ? undefined : templateNamed(options.template);
       const taken = await Promise.all([findLocal(name), findPublished(name)]);

@@ -1,5 +1,5 @@
 import { hashJson } from '../../util/json.js';
-import type { FlowConfig, LocalWorkflow, PublishedWorkflow, SyncStatus } from './types.js';
+import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, SyncStatus } from './types.js';
 
 /**
  * A config without its nodes' `position`s. Where a node sits on the Studio's canvas changes nothing the
@@ -8,7 +8,7 @@ import type { FlowConfig, LocalWorkflow, PublishedWorkflow, SyncStatus } from '.
  * @example
  * contentOf({ nodes: [{ id: 'set-1', type: 'set', position: { x: 1, y: 2 } }], edges: [] }) // { nodes: [{ id: 'set-1', type: 'set' }], edges: [] }
  */
-export function contentOf(config: FlowConfig): FlowConfig {
+export function contentOf(config: WorkflowConfig): WorkflowConfig {
   if (!config.nodes.some((n) => 'position' in n)) return config;
   return { ...config, nodes: config.nodes.map(({ position: _, ...node }) => node) };
 }
@@ -19,7 +19,7 @@ export function contentOf(config: FlowConfig): FlowConfig {
  * @example
  * const base = { version: pub.version, hash: contentHash(pub.config) }
  */
-export const contentHash = (config: FlowConfig): string => hashJson(contentOf(config));
+export const contentHash = (config: WorkflowConfig): string => hashJson(contentOf(config));
 
 /**
  * The sync status of a workflow, from the draft and the cloud as it is now:

@@ -48,9 +48,6 @@ export interface WorkflowConfig {
   metadata?: { description?: string; [key: string]: unknown };
 }
 
-/** The executor's name for a {@link WorkflowConfig}. */
-export type FlowConfig = WorkflowConfig;
-
 /** Sync states: draft (never published), synced, dirty (local changes), conflict (and the cloud moved on). */
 export type SyncStatus = 'draft' | 'synced' | 'dirty' | 'conflict';
 
@@ -59,7 +56,7 @@ export interface LocalWorkflow {
   id: string;
   name: string;
   description?: string;
-  config: FlowConfig;
+  config: WorkflowConfig;
   webhookToken: string;
   /** The published version this draft was last synced with, and the hash of that config without node positions (`contentHash`). */
   base: { version: number; hash: string } | null;
@@ -72,7 +69,7 @@ export interface PublishedWorkflow {
   id: string;
   name: string;
   description?: string;
-  config: FlowConfig;
+  config: WorkflowConfig;
   webhookToken: string;
   version: number;
   hash: string;
@@ -94,7 +91,7 @@ export interface WorkflowSummary {
 /** What `get` shows: the summary, the draft config and the published config. */
 export interface WorkflowDetails extends WorkflowSummary {
   webhookToken: string;
-  config: FlowConfig;
+  config: WorkflowConfig;
   published: PublishedWorkflow | null;
   createdAt: string;
 }

@@ -5,12 +5,12 @@ import type { NodeDefinition, NodeRegistry, Problem } from '../../nodes/index.js
 import { validateSchema } from '../../util/json-schema.js';
 import { isObject } from '../../util/json.js';
 import { didYouMean } from '../../util/nearest.js';
-import type { FlowConfig, FlowEdge, FlowNode } from './types.js';
+import type { WorkflowConfig, FlowEdge, FlowNode } from './types.js';
 
 const NODE_ID = /^([a-z][a-z0-9_]*)-(\d+)$/;
 
 /** Extra save-time checks a subsystem adds (e.g. the expression parser): return problems for a config. */
-export type ConfigCheck = (config: FlowConfig) => Problem[];
+export type ConfigCheck = (config: WorkflowConfig) => Problem[];
 
 /** Options of {@link validateConfig}. */
 export interface ValidateOptions {
@@ -32,7 +32,7 @@ export const edgeName = (edge: object, fallback: string | number): string => {
 
 /** The well-formed part of a config, and where each of its nodes and edges sits in the original. */
 interface Sound {
-  config: FlowConfig;
+  config: WorkflowConfig;
   nodeAt: number[];
   edgeAt: number[];
 }

@@ -1,6 +1,6 @@
 import { WeirError } from '../../errors.js';
 import { E164 } from '../sms/node.js';
-import type { FlowConfig, FlowNode, PublishedWorkflow } from '../../resources/workflows/index.js';
+import type { WorkflowConfig, FlowNode, PublishedWorkflow } from '../../resources/workflows/index.js';
 
 /** Host paths of the telephony webhooks (Twilio SMS and the voice post-call). */
 export const SMS_PATH = '/telephony/twilio/sms';
@@ -27,7 +27,7 @@ export function assertE164(phone: string | undefined, what = 'phone number'): st
 }
 
 /** The flow's telephony trigger node and its kind, or null for any other trigger. */
-export function telephonyTrigger(config: FlowConfig): { kind: TelephonyKind; node: FlowNode; config: Record<string, unknown> } | null {
+export function telephonyTrigger(config: WorkflowConfig): { kind: TelephonyKind; node: FlowNode; config: Record<string, unknown> } | null {
   for (const node of config.nodes) {
     if (node.type === TRIGGER_TYPES.call) return { kind: 'call', node, config: node.config ?? {} };
     if (node.type === TRIGGER_TYPES.sms) return { kind: 'sms', node, config: node.config ?? {} };

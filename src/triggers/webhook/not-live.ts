@@ -1,9 +1,9 @@
 import type { WeirBus } from '../../events.js';
 import type { NodeRegistry } from '../../nodes/index.js';
-import type { FlowConfig, PublishedWorkflow, Workflows } from '../../resources/workflows/index.js';
+import type { WorkflowConfig, PublishedWorkflow, Workflows } from '../../resources/workflows/index.js';
 
 /** The type of a config's trigger node (the node whose definition is a trigger), or null. */
-export const triggerType = (nodes: Pick<NodeRegistry, 'get'>, config: FlowConfig | undefined): string | null =>
+export const triggerType = (nodes: Pick<NodeRegistry, 'get'>, config: WorkflowConfig | undefined): string | null =>
   config?.nodes.find((n) => nodes.get(n.type)?.trigger)?.type ?? null;
 
 /** What tells why a flow's webhook answers 404: its name and id, and the triggers of its two copies. */

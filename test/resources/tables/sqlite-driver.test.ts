@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { cli, ROOT } from '../../_utils.js';
+import { cli, ROOT, writeJson } from '../../_utils.js';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../../src/resources/tables/limits.js';
 import { createSqliteEngine } from '../../../src/resources/tables/sqlite.js';
@@ -14,24 +14,12 @@ const hasBuiltin = major > 23 || (major === 23 && minor >= 11) || (major === 22 
 // The addon in node_modules is built for one Node version; on another it does not load.
 const betterLoads = spawnSync(process.execPath, ['-e', "require('better-sqlite3')(':memory:').close()"], { cwd: ROOT }).status === 0;
 const DRIVERS = [
-  { name: 'node', available: hasBuiltin, why: /node:sqlite is not available on Node v\d+.*\nhint: unset WEIR_SQLITE/ },
+  { name: 'node', available: hasBuiltin, why: /tables.sqlite is "node", but node:sqlite is not available on Node v\d+.*\nhint: remove tables.sqlite/ },
   { name: 'better-sqlite3', available: betterLoads, why: /better-sqlite3 does not load on Node v\d+.*\nhint: run `npm rebuild better-sqlite3`/s },
 ] as const;
 
-/** Runs `fn` with WEIR_SQLITE set to `value` in this process (the engine reads it when it connects). */
-async function withDriver<T>(value: string, fn: () => Promise<T>): Promise<T> {
-  const before = process.env.WEIR_SQLITE;
-  process.env.WEIR_SQLITE = value;
-  try {
-    return await fn();
-  } finally {
-    if (before === undefined) delete process.env.WEIR_SQLITE;
-    else process.env.WEIR_SQLITE = before;
-  }
-}
-
 test('node:sqlite is the engine where Node has it, better-sqlite3 elsewhere; no ExperimentalWarning shows', async () => {
-  const driver = await withDriver('', () => loadSqliteDriver());
+  const driver = await loadSqliteDriver();
   assert.is(driver.name, hasBuiltin ? 'node' : 'better-sqlite3');
   const { weir } = home();
   const made = await weir('data', 'tables', 'init', 'user.t');
@@ -42,9 +30,9 @@ test('node:sqlite is the engine where Node has it, better-sqlite3 elsewhere; no 
 test('each driver this Node can load gives the same values in memory and through the SQL process: BLOBs as Buffers, integers, named and positional params, errors', async () => {
   for (const { name: driver, available } of DRIVERS) {
     if (!available) continue;
-    for (const file of [':memory:', join(home().dir, 'tables.sqlite')]) await withDriver(driver, async () => {
+    for (const file of [':memory:', join(home().dir, 'tables.sqlite')]) {
       const name = `${driver} ${file}`;
-      const engine = createSqliteEngine({ file });
+      const engine = createSqliteEngine({ file, driver });
       const run = (sql: string, params: unknown[] | Record<string, unknown> = []) => engine.execute(sql, params, () => {}, [], { limits: DEFAULT_LIMITS });
       try {
         const { rows, columns } = await run('SELECT ? AS b, ? AS big, NULL AS n, 1.5 AS f', [Buffer.from('hi'), 2n ** 40n]);
@@ -60,14 +48,15 @@ test('each driver this Node can load gives the same values in memory and through
       } finally {
         await engine.close();
       }
-    });
+    }
   }
 });
 
-test('WEIR_SQLITE forces a driver: the tables work the same, or the CLI says why the driver cannot load', async () => {
+test('tables.sqlite in weir.config.json picks a driver: the tables work the same, or the CLI says why the driver cannot load', async () => {
   for (const { name, available, why } of DRIVERS) {
     const { dir } = home();
-    const weir = (...args: string[]) => cli(args, { home: dir, env: { WEIR_SQLITE: name } });
+    writeJson(dir, 'weir.config.json', { tables: { sqlite: name } });
+    const weir = (...args: string[]) => cli(args, { home: dir });
     const init = await weir('data', 'tables', 'init', 'user.t');
     if (!available) {
       fails(init, why, name);
@@ -81,10 +70,13 @@ test('WEIR_SQLITE forces a driver: the tables work the same, or the CLI says why
   }
 });
 
-test('an unknown WEIR_SQLITE is a configuration error naming the choices', async () => {
-  const r = await cli(['data', 'tables', 'init', 'user.t', '--json'], { home: home().dir, env: { WEIR_SQLITE: 'sqlite3' } });
+test('an unknown tables.sqlite is a configuration error naming the key', async () => {
+  const { dir } = home();
+  writeJson(dir, 'weir.config.json', { tables: { sqlite: 'sqlite3' } });
+  const r = await cli(['data', 'tables', 'init', 'user.t', '--json'], { home: dir });
   failsJson(r, 'INVALID_CONFIG');
-  assert.match(r.stderr, 'WEIR_SQLITE must be \\"node\\" or \\"better-sqlite3\\"');
+  assert.match(r.stderr, 'tables.sqlite');
+  assert.match(r.stderr, 'better-sqlite3');
 });
 
 test.run();

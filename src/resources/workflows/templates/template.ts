@@ -1,4 +1,4 @@
-import type { FlowConfig } from '../types.js';
+import type { WorkflowConfig } from '../types.js';
 
 /** A starting flow for `weir workflows create <name> --template <name>`: a valid config and what to do next. */
 export interface FlowTemplate {
@@ -6,7 +6,7 @@ export interface FlowTemplate {
   /** One line: what the flow does. */
   summary: string;
   /** A fresh copy of the config, valid as it is. */
-  config(): FlowConfig;
+  config(): WorkflowConfig;
   /** The commands to run next, with `<flow>` standing for the new workflow's name. */
   next: string[];
 }
