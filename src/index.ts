@@ -73,7 +73,8 @@ export type {
 export type { Executions } from './resources/executions/index.js';
 export type { ExecutionControl, WeirExecutions } from './types/executions.js';
 export type { ExecutionStatusView } from './types/executions.js';
-export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/index.js';
+export { createSandbox, type Sandbox, type SandboxLoad, type SandboxOptions } from './sandbox/index.js';
+export type { Metrics } from './observe/metrics.js';
 export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './resources/interfaces/index.js';
 export type { Projects, ProjectState } from './resources/projects/index.js';
 export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './resources/voice-agents/index.js';
