@@ -9,8 +9,9 @@
 // medians of each round's ratios are reported, with each weir row's CPU ceiling (what it could reach with
 // every core busy). Each round starts a host on a fresh copy of the home for (b) and another for (c): the
 // deliveries (b) accepted but had not run yet would otherwise run during (c) and the next round's (a). Host
-// RSS is read after each load. Then 10,000 schedules on one timer: how late each fires against its due time.
-import { closeSync, cpSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+// RSS is read after each load. (b) and (c) also run with metrics off (`metrics.enabled: false`) in the same
+// rounds, to show what counting costs (metrics are on by default). Then 10,000 schedules on one timer: how late each fires against its due time.
+import { closeSync, cpSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -164,26 +165,32 @@ const raw = await start(['-e', RAW_SERVER]);
 mkdirSync(join(home, 'floor'));
 const floor = await start(['-e', DURABLE_FLOOR_SERVER, join(home, 'floor')]);
 const nodeRed = nodeRedDir ? await startNodeRed(home, nodeRedFlows, { path: '/respond', headers: { 'content-type': 'application/json' }, body }) : null;
-const measured: Array<{ a: Load; b: Load; c: Load; d: Load; e?: Load; base?: { b: Load; c: Load }; rss: number }> = [];
+const measured: Array<{ a: Load; b: Load; c: Load; d: Load; e?: Load; base?: { b: Load; c: Load }; off: { b: Load; c: Load }; rss: number }> = [];
+const METRICS_OFF = { metrics: { enabled: false } };
 // Each build's (b) home of its last round (kept: the restart below replays this build's unfinished journal).
 // What --quiet means, spelled so that a base build from before --quiet takes it too.
 const QUIET = ['--log-level', 'warn'];
 const lastHome = new Map<string, string>();
 let respondCount = 0;
-/** (b) and (c) on one build: each on a host of its own over a fresh copy of the template home. */
-async function weirRows(cliPath: string): Promise<{ b: Load; c: Load; rss: number }> {
-  const previous = lastHome.get(cliPath);
+/** (b) and (c) on one build: each on a host of its own over a fresh copy of the template home (with `config` as its weir.config.json). */
+async function weirRows(cliPath: string, config?: object): Promise<{ b: Load; c: Load; rss: number }> {
+  const key = config ? `${cliPath} ${JSON.stringify(config)}` : cliPath;
+  const previous = lastHome.get(key);
   if (previous) rmSync(previous, { recursive: true, force: true });
   const roundHome = join(home, `round-${respondCount}`);
-  lastHome.set(cliPath, roundHome);
-  cpSync(join(home, 'template'), roundHome, { recursive: true });
+  lastHome.set(key, roundHome);
+  const copyTemplate = (to: string) => {
+    cpSync(join(home, 'template'), to, { recursive: true });
+    if (config) writeFileSync(join(to, 'weir.config.json'), JSON.stringify(config));
+  };
+  copyTemplate(roundHome);
   const durable = await start([cliPath, 'serve', '--home', roundHome, '--port', '0', '--json', ...QUIET]);
   const b = await load(`${durable.url}/trigger/${fast.webhookToken}`, durable.child.pid!);
   const rssB = rssMb(durable.child.pid!);
   await stop(durable.child);
   // (c) on a host of its own: on (b)'s host it would share the CPU with the executions (b) deferred.
   const respondHome = join(home, `respond-${respondCount++}`);
-  cpSync(join(home, 'template'), respondHome, { recursive: true });
+  copyTemplate(respondHome);
   const responding = await start([cliPath, 'serve', '--home', respondHome, '--port', '0', '--json', ...QUIET]);
   const c = await load(`${responding.url}/trigger/${sync.webhookToken}`, responding.child.pid!);
   const rss = Math.max(rssB, rssMb(responding.child.pid!));
@@ -196,10 +203,12 @@ for (let i = 0; i < rounds; i++) {
   const d = await load(floor.url, floor.child.pid!);
   // The base build goes first in every other round, so neither build always runs on a warmer machine.
   const base = baseCli && i % 2 === 0 ? await weirRows(baseCli) : undefined;
+  const offBefore = i % 2 === 1 ? await weirRows(cli, METRICS_OFF) : undefined;
   const { b, c, rss } = await weirRows(cli);
+  const off = offBefore ?? (await weirRows(cli, METRICS_OFF));
   const baseAfter = baseCli && i % 2 === 1 ? await weirRows(baseCli) : undefined;
   const e = nodeRed ? await load(`${nodeRed.url}/respond`, nodeRed.child.pid!) : undefined;
-  measured.push({ a, b, c, d, e, rss, ...(base || baseAfter ? { base: base ?? baseAfter } : {}) });
+  measured.push({ a, b, c, d, e, rss, off, ...(base || baseAfter ? { base: base ?? baseAfter } : {}) });
 }
 await stop(raw.child);
 await stop(floor.child);
@@ -227,6 +236,8 @@ measured.forEach((m, i) => {
   line('(a) raw node:http', m.a);
   line('(b) weir, 200 durable', m.b);
   line('(c) weir, respond', m.c);
+  line('(b-) metrics off, 200', m.off.b);
+  line('(c-) metrics off, respond', m.off.c);
   line('(d) durable floor', m.d);
   if (m.e) line('(e) Node-RED, (c) flow', m.e);
   if (m.base) {
@@ -258,6 +269,11 @@ if (nodeRed) {
 if (baseCli) {
   const vsBase = (k: 'b' | 'c') => med((m) => m[k].requests.average / m.base![k].requests.average).toFixed(3);
   console.log(`      base build ${process.env.WEIR_BASE_DIR}: (b) is ${vsBase('b')}x of (b0), (c) is ${vsBase('c')}x of (c0) (medians of the rounds' ratios)`);
+}
+// Metrics on (the default) against off, in the same rounds: counting may cost at most 3 %.
+for (const [k, label] of [['b', 'durable 200'], ['c', 'respond']] as const) {
+  const onOff = med((m) => m[k].requests.average / m.off[k].requests.average);
+  report({ name: `(${k}) ${label}, metrics on vs off`, weir: rps(med((m) => m[k].requests.average)), baseline: rps(med((m) => m.off[k].requests.average)), ratio: onOff, target: '>= 0.97x', ok: onOff >= 0.97 });
 }
 report({ name: '(b) p99 latency', weir: `${p99B} ms`, baseline: `${med((m) => m.a.latency.p99)} ms`, ratio: p99B / Math.max(1, med((m) => m.a.latency.p99)), target: '< 10 ms', ok: p99B < 10 });
 console.log(`restart over ${pendingMb.toFixed(1)} MB of unfinished journal: listening after ${listenMs.toFixed(0)} ms, first answer (${first.status}) ${firstMs.toFixed(0)} ms later`);

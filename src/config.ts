@@ -75,6 +75,12 @@ export interface WeirConfig {
    * told: with `exposeErrors` (development only) the recorded error, failing node included, not "the flow failed".
    */
   webhook?: { exposeErrors?: boolean };
+  /**
+   * `GET /metrics` (Prometheus): on unless `enabled: false` (then nothing is counted and the path answers 404);
+   * behind the host access token unless `public`; at most `maxWorkflows` workflow label values (default 100),
+   * further flows counted under `_other`.
+   */
+  metrics?: { enabled?: boolean; public?: boolean; maxWorkflows?: number };
 }
 
 export const CONFIG_FILE = 'weir.config.json';

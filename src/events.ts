@@ -26,6 +26,8 @@ export interface WeirEvents {
   'webhook:capture': { id: string; state: 'listening' | 'captured' | 'idle' };
   /** A durable webhook delivery could not run (its flow was unpublished meanwhile, or it failed to start). */
   'webhook:error': { executionId: string; workflowId: string; error: unknown };
+  /** `/trigger/<token>` answered (emitted only while something listens, e.g. the metrics): status and time taken. */
+  'webhook:answer': { status: number; seconds: number };
   /**
    * A known flow's webhook token answered 404 because no webhook trigger is published (told once per flow a
    * host; `draftTrigger` undefined: no local draft). The caller's answer is the 404 of an unknown token.

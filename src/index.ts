@@ -44,7 +44,7 @@ export type {
   Waits,
   ResumeCall,
 } from './internal.js';
-export type { Sandbox } from './internal.js';
+export type { Sandbox, SandboxLoad, Metrics } from './internal.js';
 export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './internal.js';
 export type { Projects, ProjectState } from './internal.js';
 export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './internal.js';

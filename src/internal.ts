@@ -71,7 +71,8 @@ export type {
 } from './flow/index.js';
 export type { Executions } from './resources/executions/index.js';
 export type { ExecutionControl, WeirExecutions, ExecutionStatusView } from './types/executions.js';
-export type { Sandbox } from './sandbox/index.js';
+export type { Sandbox, SandboxLoad } from './sandbox/index.js';
+export type { Metrics } from './observe/metrics.js';
 export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './resources/interfaces/index.js';
 export type { Projects, ProjectState } from './resources/projects/index.js';
 export type { VoiceAgents, InboundMapping, InboundConfigured, InboundStatus, TwilioNumberStatus } from './resources/voice-agents/index.js';

@@ -35,6 +35,7 @@ import type { Waits } from './types/waits.js';
 import type { NodeServices } from './types/node-services.js';
 import { logBus } from './logging/bus-log.js';
 import type { WeirLogger } from './logging/logger.js';
+import { createMetrics, type Metrics } from './observe/metrics.js';
 
 /** Options of {@link createWeir}. Give a `home` for files on disk, or `storage` instances (memory when neither). */
 export interface WeirOptions {
@@ -134,6 +135,14 @@ export interface Weir {
   readonly waits: Waits;
   /** Redis coordination of several hosts (schedule fire-time claims, publish propagation); null on one host. */
   readonly cluster: Cluster | null;
+  /**
+   * Prometheus metrics of this instance (`GET /metrics` on a host), counted once started (a host starts
+   * them); null with `metrics.enabled: false`.
+   * @example
+   * await weir.metrics?.start()
+   * const { contentType, text } = await weir.metrics!.scrape()
+   */
+  readonly metrics: Metrics | null;
   /** Closes storage drivers and anything else the instance opened, newest first. */
   close(): Promise<void>;
 }
@@ -194,6 +203,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
     const values = Object.values(await secrets.valuesNow());
     return values.length ? createMasker(values).record(record) : record;
   };
+  const metrics = config.metrics?.enabled === false ? null : createMetrics({ settings: config.metrics, bus, hooks: executor.hooks, limiter: runtime.limiter, intake: runtime.webhooks, waits, sandbox });
   const cancel = createCancel({ executions, cancelHere: running.cancel, requests, queue: runtime.queue, mask });
   const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: executor.run, cancel });
   const weir: Weir = {
@@ -202,6 +212,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
     agents, projects, voiceAgents, capture,
     runtime,
     waits,
+    metrics,
     executeFlow: <T>(ref: string, input?: unknown) => runtime.events.executeFlow(ref, input) as Promise<T>,
     async close() {
       await waits.stop();

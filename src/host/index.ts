@@ -112,6 +112,8 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
     async start() {
       // Other hosts' publish/unpublish events reach this bus (the triggers follow them at once).
       await weir.cluster?.follow();
+      // Counting starts before the replayed deliveries run.
+      await weir.metrics?.start();
       const replayed = await weir.runtime.start();
       // The wake index loads in the background: listening does not wait for a hundred thousand waits.
       void weir.waits.start().catch(onError);

@@ -39,6 +39,8 @@ export interface ExecutionLimiter {
   drain(): Promise<void>;
   /** Executions started and not settled (released ones included) plus callers of `run` waiting. */
   readonly size: number;
+  /** Callers of `run` waiting for a slot. */
+  readonly queued: number;
 }
 
 /** Released executions (waiting for their records to be written) allowed per slot. */
@@ -163,6 +165,9 @@ export function createExecutionLimiter(options: ExecutionLimiterOptions = {}): E
     },
     get size() {
       return active + released + waiting.length;
+    },
+    get queued() {
+      return waiting.length;
     },
   };
 }

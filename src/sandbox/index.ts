@@ -3,7 +3,9 @@ import { WeirError } from '../errors.js';
 import { NODE_LOG_LIMITS } from '../flow/node-logs.js';
 import type { ConsoleLevel } from './host.js';
 import { DEFAULT_MAX_OUTPUT } from './limits.js';
-import { createPool } from './pool.js';
+import { createPool, type SandboxLoad } from './pool.js';
+
+export type { SandboxLoad } from './pool.js';
 import { onAbort } from '../util/abort.js';
 import { CarriesJson } from '../util/json-text.js';
 
@@ -46,6 +48,8 @@ export interface SandboxRun {
 export interface Sandbox {
   /** Runs `code` as the body of a function and resolves to its JSON return value. */
   run(code: string, options: SandboxRun): Promise<unknown>;
+  /** Worker threads started, those running a Code node, and runs waiting for one (read by the metrics). */
+  load(): SandboxLoad;
   /** Stops the worker threads. */
   close(): Promise<void>;
 }
@@ -76,6 +80,7 @@ export function createSandbox({ cpuMs = 1000, memoryMb = 32, maxOutputBytes = DE
       if (error) throw new WeirError(error.code, error.message, { hints: error.hints, status: error.status });
       return json === undefined ? undefined : JSON.parse(json);
     },
+    load: () => pool.load(),
     /** Stops the worker threads. */
     close: () => pool.close(),
   };

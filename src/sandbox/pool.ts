@@ -45,6 +45,13 @@ const MAX_QUEUED_PER_WORKER = 8;
 // cleared per job.
 const SWEEP_MS = 1000;
 
+/** How busy the pool is (`Sandbox.load()`). */
+export interface SandboxLoad {
+  workers: number;
+  busy: number;
+  queued: number;
+}
+
 /**
  * A pool of sandbox worker threads, started on demand up to `size`. Jobs wait in order when all are busy. A
  * worker that is cancelled, stuck past its limit or that dies is terminated and replaced by a fresh one on
@@ -178,6 +185,16 @@ export function createPool({ size, ...engine }: PoolOptions) {
         if (onCancel) task.forget = onCancel(() => cancel(task));
         next();
       });
+    },
+    /** Worker threads started, those running a job, and jobs waiting (in the queue or behind a running one). */
+    load(): SandboxLoad {
+      let busy = 0;
+      let queued = queue.length;
+      for (const slot of slots) {
+        if (slot.tasks.length) busy++;
+        queued += Math.max(0, slot.tasks.length - 1);
+      }
+      return { workers: slots.length, busy, queued };
     },
     /** Stops every idle worker, and each busy one once its jobs end; waiting jobs fail. */
     async close(): Promise<void> {

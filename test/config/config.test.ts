@@ -66,7 +66,7 @@ test('createWeir checks a config object the same way, before it opens anything',
   }
 });
 
-const CONFIG_KEYS = ['storage', 'tables', 'queue', 'cluster', 'publicUrl', 'network', 'env', 'executions', 'sandbox', 'providers', 'project', 'intake', 'webhook'];
+const CONFIG_KEYS = ['storage', 'tables', 'queue', 'cluster', 'publicUrl', 'network', 'env', 'executions', 'sandbox', 'providers', 'project', 'intake', 'webhook', 'metrics'];
 
 test('every weir.config.json example in docs/*.md is valid', () => {
   const docs = join(ROOT, 'docs');

@@ -12,6 +12,8 @@ import { clientRoutes, healthzRoutes } from './core.js';
 import { interfaceRoutes } from './interfaces.js';
 import { knowledgeRoutes } from './knowledge.js';
 import { resumeRoutes } from './resume.js';
+import { metricsRoutes } from './metrics.js';
+import type { Metrics } from '../../observe/metrics.js';
 import type { Waits } from '../../types/waits.js';
 
 /** What the routes use of a weir instance. */
@@ -25,6 +27,8 @@ export interface RouteDeps {
   waits: Pick<Waits, 'resume'>;
   /** The trigger kinds whose routes the host mounts (built-in and custom). */
   triggers: readonly TriggerDefinition[];
+  /** The instance's metrics; none (`metrics.enabled: false`): `/metrics` answers 404. */
+  metrics?: Pick<Metrics, 'start' | 'scrape'> | null;
 }
 
 /** The host's own routes by group; the triggers' groups (webhooks, executions, api, telephony) follow. */
@@ -39,12 +43,14 @@ const coreGroups = {
   interfaces: (d: RouteDeps) => interfaceRoutes(d.interfaces),
   /** `GET /kb/:token` (knowledge URLs) */
   knowledge: (d: RouteDeps) => knowledgeRoutes(d.knowledge),
+  /** `GET /metrics` (Prometheus text format) */
+  metrics: (d: RouteDeps) => (d.metrics ? metricsRoutes(d.metrics, d.interfaces, d.config.metrics?.public === true) : []),
 } satisfies Record<string, (deps: RouteDeps) => Route[]>;
 
 /** The groups of the given triggers' routes, in registry order, each once. */
 const groupsOf = (triggers: readonly TriggerDefinition[]) => [...new Set(triggers.flatMap((t) => Object.keys(t.routes ?? {})))];
 
-/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
+/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, `metrics`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
 export type RouteGroup = string;
 
 /** Every route group of the built-in triggers and the host, in match order. */

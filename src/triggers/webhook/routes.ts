@@ -6,11 +6,27 @@ import type { TriggerRuntime } from '../define.js';
 /** A status is read again and again while it changes: no cache may keep an answer. */
 const NO_STORE = { 'cache-control': 'no-store' };
 
-/** `/trigger/:token`, any method: the webhook intake decodes the body once it knows the token. */
-export const webhookRoutes = ({ runtime, decode }: Pick<TriggerRuntime, 'runtime' | 'decode'>): Route[] => [
+/**
+ * `/trigger/:token`, any method: the webhook intake decodes the body once it knows the token. While something
+ * listens for `webhook:answer` (the metrics), each answer's status and time are told on the bus; otherwise the
+ * request costs nothing more.
+ */
+export const webhookRoutes = ({ runtime, decode, bus }: Pick<TriggerRuntime, 'runtime' | 'decode' | 'bus'>): Route[] => [
   {
     path: '/trigger/:token',
-    handle: (req, params) => runtime.webhooks.deliver(req, params.token, decode),
+    handle(req, params) {
+      if (!bus.all.get('webhook:answer')?.length) return runtime.webhooks.deliver(req, params.token, decode);
+      const from = performance.now();
+      const tell = (status: number) => bus.emit('webhook:answer', { status, seconds: (performance.now() - from) / 1000 });
+      return runtime.webhooks.deliver(req, params.token, decode).then(
+        (answer) => (tell(answer.status), answer),
+        (err) => {
+          // The status the host's one error mapper gives this error.
+          tell(errorResponse(err).status);
+          throw err;
+        },
+      );
+    },
   },
 ];
 
