@@ -54,13 +54,12 @@ export const RELEASED_PER_SLOT = 16;
  *
  * Executions start in batches: those submitted while the event loop reads requests start together once it
  * has read every ready one (`setImmediate`), so a busy host parses a run of requests, then executes a run of
- * flows, then writes a run of answers, instead of alternating the three per request. Measured on a Respond
- * flow under 32 connections: about 20 % more requests per second and 20 % less CPU per request (the same
- * code over and over stays in the CPU's caches); a lone request waits one loop turn more.
+ * flows, then writes a run of answers, instead of alternating the three per request: the same code over and
+ * over stays in the CPU's caches (figures: docs/performance.md); a lone request waits one loop turn more.
  *
  * An execution whose nodes are done gives its slot back before its record is written (`release`): records
  * are written in batches that wait a few milliseconds for each other, and slots held through that wait
- * capped a busy host at `concurrency` executions per batch interval (64 per ~3 ms on this machine's disk).
+ * capped a busy host at `concurrency` executions per batch interval.
  * At most {@link RELEASED_PER_SLOT} times `concurrency` released executions wait for their writes; past that
  * a slot is held until its record is written, so a slow disk slows the starts instead of filling memory.
  * @example

@@ -5,7 +5,7 @@ const SLACK_MS = 1000;
 
 /**
  * Which deliveries accepted by this host have not ended, for the status URL's `queued`, without keeping an
- * id per waiting delivery (a backlog of 100,000 held 7 MB of ids). The backlog starts deliveries in the
+ * id per waiting delivery (memory that would grow with the backlog). The backlog starts deliveries in the
  * order they were accepted and ids carry their creation time, so one time stands for everything waiting:
  * while deliveries wait, an id made at or after the oldest one's acceptance and without a record yet is
  * waiting (one that ended has its record, read first). Running ones are kept by id (the limiter bounds
