@@ -56,9 +56,11 @@ export function createMasker(secrets: readonly string[]): Masker {
   for (const s of secrets) if (typeof s === 'string' && s.length >= MIN_MASKED_LENGTH) for (const f of encodedForms(s)) forms.add(f);
   if (forms.size === 0) return noMask;
   // Longest first, so a form containing another is replaced whole.
-  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
-  // Without the `g` flag `test` keeps no position between calls.
-  const probe = new RegExp(pattern.source);
+  const alternation = (list: Iterable<string>) => [...list].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const pattern = new RegExp(alternation(forms), 'g');
+  // JSON text holds each string JSON-escaped, so a form is looked for as its escape (the same text for most);
+  // without the `g` flag `test` keeps no position between calls.
+  const probe = new RegExp(alternation(new Set([...forms].map((f) => JSON.stringify(f).slice(1, -1)))));
   const mask = (v: unknown): unknown => {
     if (typeof v === 'string') return v.replace(pattern, MASK);
     if (Array.isArray(v)) return v.map(mask);

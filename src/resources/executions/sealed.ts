@@ -24,11 +24,10 @@ const aad = (id: string) => `execution:${id}`;
 
 /**
  * An execution's record is stored masked, as it is shown. When masking changed it (a node's data held a
- * secret), the real record rides beside it, sealed: a resume or a retry continues from the real data,
- * everything else reads the masked one.
- * The sealing of execution records with the instance's master key (AES-256-GCM, as secrets: see
- * src/resources/secrets/crypto.ts). A masker that finds a secret exists only once secrets were read, with
- * that key, so sealing takes it at hand.
+ * secret), the real record rides beside it, sealed with the instance's master key (AES-256-GCM, as secrets:
+ * see src/resources/secrets/crypto.ts): a resume or a retry continues from the real data, everything else
+ * reads the masked one. A masker that finds a secret exists only once secrets were read, with that key, so
+ * sealing finds the key loaded.
  * @example
  * const sealing = createSealing(masterKeyOnce({ home, env }))
  * const { json, sealed } = sealing.stored(record, storedJson(record), run.mask)
