@@ -3,8 +3,10 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createWeir } from '../../../src/weir.js';
+import { newExecutionId } from '../../../src/resources/executions/index.js';
 import { cli, startServe, tmpDir } from '../../_utils.js';
 import { chain, publish, until } from '../../host/_helpers.js';
 
@@ -151,6 +153,35 @@ test('kill -9 mid-flow: nothing on disk holds the secret; the resumed node gets 
     assert.is(record.nodes['set-1'].data.token, '***');
   } finally {
     await second.stop();
+    await server.close();
+  }
+});
+
+test('a plain checkpoint stored by an older weir still resumes with its real data, and is stored masked from then on', async () => {
+  const server = await receiver();
+  const { home, id } = await homeWithFlow('manual_trigger', [{ type: 'http_request', id: 'http_request-2', config: { method: 'POST', url: `${server.url}/flaky`, headers: bearer('set-1') } }]);
+  const weir = await createWeir({ home });
+  try {
+    // A failed run stores the config it ran; its real record is the model of the older weir's checkpoint.
+    const failed = await weir.run(id, {}, { published: true });
+    assert.is(failed.status, 'error');
+    const real = await weir.executions.open.real(await weir.executions.get(failed.id));
+    const { 'http_request-2': _cut, ...done } = real.nodes;
+    const old = { ...real, id: newExecutionId(), status: 'running', error: undefined, finishedAt: null, nodes: done };
+    const dead = { host: hostname(), pid: 2 ** 22 + 1, boot: 'older' };
+    await weir.storage.view('cloud', 'executions').setItem(`open:${old.id}`, JSON.stringify({ owner: dead, record: old }));
+    assert.equal(filesHoldingSecret(home).length, 1, 'the older checkpoint holds the secret as it was');
+
+    assert.is(await weir.runtime.resumer.scan(), 1);
+    const resumed = await until(async () => {
+      const r = await weir.executions.get(old.id);
+      return r.status === 'success' && r;
+    }, 10000, 'the older checkpoint to resume');
+    assert.equal(server.authsOf('/flaky'), [`Bearer ${SECRET}`, `Bearer ${SECRET}`], 'resumed with the real value');
+    assert.is((resumed.nodes['set-1'].data as { token: string }).token, '***');
+    assert.equal(filesHoldingSecret(home), [], 'the ended execution left nothing plain');
+  } finally {
+    await weir.close();
     await server.close();
   }
 });
