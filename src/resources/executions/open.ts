@@ -105,8 +105,9 @@ export function createOpenExecutions(store: KeyValueStorage, options: { inPlace?
 
   return {
     put(record, by, mask = noMask) {
+      // A record read back (then masked) carries its sealed part; one straight from a run is sealed here if need be.
       const carried = sealedOf(record);
-      const { json: stored, sealed = carried } = carried ? { json: storedJson(record) } : sealing.stored(record, storedJson(record), mask);
+      const { json: stored, sealed } = carried ? { json: storedJson(record), sealed: carried } : sealing.stored(record, storedJson(record), mask);
       const json = `{"owner":${JSON.stringify(thisProcess)}${by ? `,"by":"${by}"` : ''},"record":${stored}${sealed ? `,"sealed":${JSON.stringify(sealed)}` : ''}}`;
       // A waiting execution continues in whichever host wakes it.
       return write(record.id, json, record.status === 'waiting');
