@@ -173,7 +173,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const tables = createTables({ home, config, system: [executionsTable(executions)] });
   const kv = createKv({ storage });
   const objects = createObjects({ storage, dir: blobDir(blobs, 'objects') });
-  const secrets = createSecrets({ storage, home, env, key });
+  const secrets = createSecrets({ storage, key });
   const knowledge = createKnowledge({ storage, publicBase: () => publicBase(home, config.publicUrl), dir: blobDir(blobs, 'knowledge') });
   const agents = createAgents({ storage });
   const projects = createProjects({ sources: { workflows, interfaces, agents, tables, kv }, storage, config, home, secrets, env });

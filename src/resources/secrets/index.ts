@@ -3,7 +3,7 @@ import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { cloudProbe, createFreshness } from '../../runtime/changes.js';
 import { readRecords } from '../../util/refs.js';
 import { didYouMean } from '../../util/nearest.js';
-import { masterKeyOnce, seal, unseal, type MasterKeySource, type Sealed } from './crypto.js';
+import { seal, unseal, type MasterKeySource, type Sealed } from './crypto.js';
 import type { Secrets, SecretSummary } from '../../types/secrets.js';
 
 export type { Secrets, SecretSummary } from '../../types/secrets.js';
@@ -18,10 +18,8 @@ interface SecretRecord extends Sealed {
 
 export interface SecretsOptions {
   storage: Storages;
-  home?: string;
-  env: Record<string, string | undefined>;
-  /** The instance's master key, shared with what else it seals (made from `home` and `env` when absent). */
-  key?: MasterKeySource;
+  /** The instance's master key (`masterKeyOnce` in ./crypto.ts), shared with what else it seals. */
+  key: MasterKeySource;
 }
 
 // Names are usable as `$env.NAME` in expressions and as environment variable names.
@@ -43,7 +41,7 @@ const checkName = (name: string) => {
  * await weir.secrets.set('STRIPE_KEY', 'sk_live_...')
  * const env = await weir.secrets.values() // { STRIPE_KEY: 'sk_live_...' }
  */
-export function createSecrets({ storage, home, env, key: source = masterKeyOnce({ home, env }) }: SecretsOptions): Secrets {
+export function createSecrets({ storage, key: source }: SecretsOptions): Secrets {
   const records: KeyValueStorage = storage.view('cloud', 'secrets');
   const key = source.load;
   // Every execution asks for the values: they are kept while the fs probe reports the secrets unchanged
