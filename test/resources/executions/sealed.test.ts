@@ -83,6 +83,8 @@ test('retry: the failed node gets the real secret a finished node returned; the 
     const shownFailed = (await cli(['workflows', 'execution', failedId, '--json'], { home })).json();
     assert.is(shownFailed.status, 'error', failed.stdout + failed.stderr);
     assert.equal(filesHoldingSecret(home), [], 'the failed record keeps the secret sealed');
+    assert.is(shownFailed.nodes['set-1'].data.token, '***');
+    assert.not.ok('sealed' in shownFailed, 'the sealed part is not shown');
 
     const retried = await cli(['workflows', 'retry', failedId, '--json'], { home });
     assert.is(retried.code, 0, retried.stdout + retried.stderr);
