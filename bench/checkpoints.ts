@@ -4,7 +4,9 @@
 // removal per run) and off (the same executor with its `checkpoint` hooks taken out for the measurement; the
 // final record is stored either way). Cost per node = (on - off) / 10. Measured on an fs home and on memory
 // storage, for runs one after another and for 32 runs at a time (the open executions' group commit writes the
-// checkpoints of runs that arrive during a write together, and only each run's newest). On and off alternate
+// checkpoints of runs that arrive during a write together, and only each run's newest); on the fs home also
+// with an organization secret set, absent from the data and present in it (then each checkpoint is stored
+// masked with the real record sealed). On and off alternate
 // in interleaved rounds (`BENCH_ROUNDS`, default 5); medians of the rounds, with the spread (min-max) of the
 // per-node figure. Timing is process CPU time (user + system; the fs driver writes small records
 // synchronously, so it includes the writes) and wall time. The library is the built one (`dist/`, or WEIR_OUT).
@@ -39,43 +41,53 @@ async function perRun(run: () => Promise<unknown>, runs: number, concurrency: nu
 }
 
 const us = (x: number) => `${x.toFixed(1)} µs`;
+
+/** Checkpoints on against off for runs of `input`, `concurrency` at a time: per-node cost and per-run times. */
+async function measure(weir: Weir.Weir, id: string, input: unknown, concurrency: number, label: string): Promise<void> {
+  const checkpointHooks = [...weir.executor.hooks.checkpoint];
+  const setCheckpoints = (on: boolean) => weir.executor.hooks.checkpoint.splice(0, Infinity, ...(on ? checkpointHooks : []));
+  const run = () => weir.run(id, input, { published: true });
+  const probe = await run();
+  if (probe.status !== 'success' || Object.keys(probe.nodes).length !== NODES + 1) throw new Error(`unexpected run: ${JSON.stringify(probe)}`);
+  for (const on of [true, false]) {
+    setCheckpoints(on);
+    await perRun(run, 320, concurrency); // warm-up
+  }
+  const rounds: Array<Record<'on' | 'off', { cpu: number; wall: number }>> = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 ? [false, true] : [true, false];
+    const round = {} as Record<'on' | 'off', { cpu: number; wall: number }>;
+    for (const on of order) {
+      setCheckpoints(on);
+      round[on ? 'on' : 'off'] = await perRun(run, RUNS, concurrency);
+    }
+    rounds.push(round);
+  }
+  setCheckpoints(true);
+  for (const clock of ['cpu', 'wall'] as const) {
+    const perNode = rounds.map((r) => (r.on[clock] - r.off[clock]) / NODES);
+    const on = median(rounds.map((r) => r.on[clock]));
+    const off = median(rounds.map((r) => r.off[clock]));
+    console.log(
+      `      ${`${label}, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}, ${clock}`.padEnd(46)}` +
+        ` checkpoint ${us(median(perNode)).padEnd(9)} per node (${us(Math.min(...perNode))} .. ${us(Math.max(...perNode))})` +
+        `  run: on ${us(on)}, off ${us(off)}`,
+    );
+  }
+}
+
 for (const storage of ['fs', 'memory'] as const) {
   const home = storage === 'fs' ? mkdtempSync(join(tmpdir(), 'weir-bench-checkpoints-')) : undefined;
   const weir = await createWeir({ home, env: {}, nodes: [tick] });
   try {
     const { id } = await weir.workflows.create('checkpoints', undefined, { config: config as never, publish: true });
-    const checkpointHooks = [...weir.executor.hooks.checkpoint];
-    const setCheckpoints = (on: boolean) => weir.executor.hooks.checkpoint.splice(0, Infinity, ...(on ? checkpointHooks : []));
-    const run = () => weir.run(id, { a: 1 }, { published: true });
-    const probe = await run();
-    if (probe.status !== 'success' || Object.keys(probe.nodes).length !== NODES + 1) throw new Error(`unexpected run: ${JSON.stringify(probe)}`);
-    for (const concurrency of [1, 32]) {
-      for (const on of [true, false]) {
-        setCheckpoints(on);
-        await perRun(run, 320, concurrency); // warm-up
-      }
-      const rounds: Array<Record<'on' | 'off', { cpu: number; wall: number }>> = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        const order = r % 2 ? [false, true] : [true, false];
-        const round = {} as Record<'on' | 'off', { cpu: number; wall: number }>;
-        for (const on of order) {
-          setCheckpoints(on);
-          round[on ? 'on' : 'off'] = await perRun(run, RUNS, concurrency);
-        }
-        rounds.push(round);
-      }
-      setCheckpoints(true);
-      for (const clock of ['cpu', 'wall'] as const) {
-        const perNode = rounds.map((r) => (r.on[clock] - r.off[clock]) / NODES);
-        const on = median(rounds.map((r) => r.on[clock]));
-        const off = median(rounds.map((r) => r.off[clock]));
-        console.log(
-          `      ${`${NODES}-node async chain on ${storage}, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}, ${clock}`.padEnd(46)}` +
-            ` checkpoint ${us(median(perNode)).padEnd(9)} per node (${us(Math.min(...perNode))} .. ${us(Math.max(...perNode))})` +
-            `  run: on ${us(on)}, off ${us(off)}`,
-        );
-      }
-    }
+    for (const concurrency of [1, 32]) await measure(weir, id, { a: 1 }, concurrency, `${NODES}-node async chain on ${storage}`);
+    if (storage !== 'fs') continue;
+    // With organization secrets: each checkpoint looks for them in the record's JSON; a record that holds
+    // one is stored masked with its real data sealed (AES-256-GCM under the master key).
+    await weir.secrets.set('BENCH_TOKEN', 'bench-token-0123456789abcdef');
+    await measure(weir, id, { a: 1 }, 1, `  with a secret, none in the data`);
+    await measure(weir, id, { a: 1, token: 'bench-token-0123456789abcdef' }, 1, `  with a secret in the data (sealed)`);
   } finally {
     await weir.close();
     if (home) rmSync(home, { recursive: true, force: true });

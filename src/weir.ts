@@ -19,6 +19,7 @@ import { createKnowledge, type Knowledge } from './resources/knowledge/index.js'
 import { createKv, type Kv } from './resources/kv/index.js';
 import { blobDir, createObjects, type Objects } from './resources/objects/index.js';
 import { createSecrets, type Secrets } from './resources/secrets/index.js';
+import { masterKeyOnce } from './resources/secrets/crypto.js';
 import { createTables, executionsTable, type Tables } from './resources/tables/index.js';
 import { createProjects, type Projects } from './resources/projects/index.js';
 import { createVoiceAgents, type VoiceAgents } from './resources/voice-agents/index.js';
@@ -172,14 +173,16 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const workflows = createWorkflows({ storage, nodes, bus, checks });
   // Resume tokens and the like belong to executions: pruning an execution's record removes them.
   const waitStore = createWaitStore(storage.view('cloud', 'waits'));
-  const executions = createExecutions({ storage, config: config.executions, linked: waitStore });
+  // One master key seals the secrets and the real data of records stored masked.
+  const key = masterKeyOnce({ home, env });
+  const executions = createExecutions({ storage, config: config.executions, linked: waitStore, key });
   const sandbox = createSandbox(config.sandbox);
   const interfaces = createInterfaces({ storage, bus });
   const blobs = { home, config, injected: !!options.storage?.cloud };
   const tables = createTables({ home, config, system: [executionsTable(executions)] });
   const kv = createKv({ storage });
   const objects = createObjects({ storage, dir: blobDir(blobs, 'objects') });
-  const secrets = createSecrets({ storage, home, env });
+  const secrets = createSecrets({ storage, key });
   const knowledge = createKnowledge({ storage, publicBase: () => publicBase(home, config.publicUrl), dir: blobDir(blobs, 'knowledge') });
   const agents = createAgents({ storage });
   const projects = createProjects({ sources: { workflows, interfaces, agents, tables, kv }, storage, config, home, secrets, env });

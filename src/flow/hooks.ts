@@ -27,8 +27,10 @@ export const RUNNING_RECORD_AFTER_MS = 150;
 /**
  * Persistence: the final record at the end, masked, among the execution records; an unfinished run's latest
  * record (a checkpoint after an asynchronous node that is not pure, or a run still going after
- * {@link RUNNING_RECORD_AFTER_MS}, or a run that ends `waiting`) among the open executions, unmasked, which
- * is what a resumed run continues from. In this process `executions.get`/`list` see a running run at once.
+ * {@link RUNNING_RECORD_AFTER_MS}, or a run that ends `waiting`) among the open executions, which is what a
+ * resumed run continues from. Records are stored masked; where a secret was masked, the real data is sealed
+ * with them (an open entry's, and a failed or cancelled run's final record, which a retry continues from).
+ * In this process `executions.get`/`list` see a running run at once.
  * Nothing is awaited before the first node runs, and a run of synchronous nodes writes only its final record.
  * @example
  * const persist = persistenceHooks(weir.executions)
@@ -45,7 +47,7 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
   const store = (run: RunState) => {
     const { workflow } = run.options;
     const config = workflow.hash ? executions.configs.save(workflow.id, workflow.hash, workflow.config) : undefined;
-    const record = executions.open.put(run.record, run.options.restartedBy);
+    const record = executions.open.put(run.record, run.options.restartedBy, run.mask);
     return config ? Promise.all([config, record]).then(() => {}) : record;
   };
   const sweep = () => {
@@ -81,9 +83,10 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
       const p = running.get(run);
       running.delete(run);
       try {
-        // A waiting run is stored unmasked (its resumed run needs the real data); what is shown is masked.
+        // A waiting run's real data is stored sealed (its resumed run needs it); what is shown is masked.
         if (run.record.status === 'waiting') await store(run);
-        run.record = run.mask.record(run.record);
+        const { status } = run.record;
+        run.record = status === 'error' || status === 'cancelled' ? executions.open.masked(run.record, run.mask) : run.mask.record(run.record);
         if (run.record.status !== 'waiting') {
           const { workflow } = run.options;
           // A failed execution may be retried against the config it ran.

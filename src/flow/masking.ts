@@ -38,23 +38,29 @@ const RECORD_KEPT = new Set(['id', 'workflowId', 'workflowName', 'version', 'sta
 const NODE_KEPT = new Set(['status', 'startedAt', 'finishedAt', 'attempts', 'handle', 'wait']);
 
 /** The masker of a run with no secret to mask. */
-export const noMask = Object.assign(<T>(value: T): T => value, { record: (r: ExecutionRecord) => r }) as Masker;
+export const noMask = Object.assign(<T>(value: T): T => value, { record: (r: ExecutionRecord) => r, finds: () => false }) as Masker;
 
 /**
  * A masker for secret values: it returns a deep copy of a value where every occurrence, in strings, of a
  * secret value of at least {@link MIN_MASKED_LENGTH} characters, or of its base64, hex, URL or JSON-escaped
  * form, is replaced by `***`. Object keys are never rewritten. With no such secret it is the identity
- * (no copy, no work).
+ * (no copy, no work). `finds(json)` is true when the JSON text of a value holds a form it masks (the JSON
+ * escape of a value is one of them), so a checkpoint with no secret in its data is written as it is.
  * @example
  * const mask = createMasker(['s3cr3t-token', '1'])
  * mask({ auth: 'Bearer s3cr3t-token', debug: '1' }) // { auth: 'Bearer ***', debug: '1' }
+ * mask.finds('{"auth":"Bearer s3cr3t-token"}') // true
  */
 export function createMasker(secrets: readonly string[]): Masker {
   const forms = new Set<string>();
   for (const s of secrets) if (typeof s === 'string' && s.length >= MIN_MASKED_LENGTH) for (const f of encodedForms(s)) forms.add(f);
   if (forms.size === 0) return noMask;
   // Longest first, so a form containing another is replaced whole.
-  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  const alternation = (list: Iterable<string>) => [...list].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const pattern = new RegExp(alternation(forms), 'g');
+  // JSON text holds each string JSON-escaped, so a form is looked for as its escape (the same text for most);
+  // without the `g` flag `test` keeps no position between calls.
+  const probe = new RegExp(alternation(new Set([...forms].map((f) => JSON.stringify(f).slice(1, -1)))));
   const mask = (v: unknown): unknown => {
     if (typeof v === 'string') return v.replace(pattern, MASK);
     if (Array.isArray(v)) return v.map(mask);
@@ -81,5 +87,5 @@ export function createMasker(secrets: readonly string[]): Masker {
     masked.add(out);
     return out;
   };
-  return Object.assign(mask, { record }) as Masker;
+  return Object.assign(mask, { record, finds: (text: string) => probe.test(text) }) as Masker;
 }

@@ -3,11 +3,13 @@ import type { WorkflowConfig } from '../resources/workflows/types.js';
 
 /**
  * Masks secret values in data (made by `createMasker`); `record` masks the data fields of an execution
- * record and returns a record it made before as is.
+ * record and returns a record it made before as is; `finds` tells whether a text (a record's JSON) holds a
+ * value it masks.
  */
 export interface Masker {
   <T>(value: T): T;
   record(record: ExecutionRecord): ExecutionRecord;
+  finds(text: string): boolean;
 }
 
 export type { ErrorInfo, Outcome, TriggerKind };

@@ -22,7 +22,7 @@ export interface WorkOptions {
   run(request: RunOptions): Promise<ExecutionRecord>;
   /** The stored record of a finished execution, or null (a retried job of a finished execution is not re-run). */
   finished(executionId: string): Promise<ExecutionRecord | null>;
-  /** The stored checkpoint of an unfinished execution (unmasked), or null: a job run again resumes from it. */
+  /** The stored checkpoint of an unfinished execution with its real data (unsealed), or null: a job run again resumes from it. */
   unfinished(executionId: string): Promise<ExecutionRecord | null>;
   /** Told about a job that could not be processed (Redis or storage failures; flow errors are records). */
   onError?(err: unknown): void;
@@ -72,7 +72,7 @@ export interface ExecutionQueue {
  * took down its worker `maxCrashes` times is not run again: its execution is recorded as an error saying so.
  * @example
  * const queue = createExecutionQueue({ settings: config.queue, cluster, maxCrashes: 3 })
- * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id), unfinished: (id) => weir.executions.open.get(id).then((e) => e?.record ?? null) })
+ * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id), unfinished: (id) => weir.executions.open.get(id).then((e) => e && weir.executions.open.real(e.record)) })
  * const record = await queue.run({ workflow, input, trigger: 'webhook' })
  */
 export function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster; maxCrashes?: number }): ExecutionQueue {

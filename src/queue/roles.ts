@@ -52,7 +52,10 @@ export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unkn
     await queue.work({
       run: (request) => weir.executor.run(request),
       finished: (id) => weir.executions.get(id).catch(() => null),
-      unfinished: async (id) => (await weir.executions.open.get(id))?.record ?? null,
+      unfinished: async (id) => {
+        const entry = await weir.executions.open.get(id);
+        return entry ? weir.executions.open.real(entry.record) : null;
+      },
       onError,
     });
   }

@@ -50,7 +50,9 @@ export function createResumer({ executions, dispatcher, bus, claim }: ResumerOpt
       await executions.open.remove(record.id);
       throw new Error(`execution ${record.id} cannot resume: the config it ran is not stored`);
     }
-    await dispatcher.run({ flow, trigger: record.trigger, input: record.input, executionId: record.id, resume: record, background: true });
+    // The real data (sealed where a secret was), not the masked record that is shown.
+    const real = await executions.open.real(record);
+    await dispatcher.run({ flow, trigger: real.trigger, input: real.input, executionId: real.id, resume: real, background: true });
   }
 
   return {

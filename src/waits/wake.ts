@@ -19,7 +19,7 @@ const CONFIG_CACHE = 200;
 /** Options of {@link createWaker}. */
 export interface WakerOptions {
   store: WaitStore;
-  open: Pick<OpenExecutions, 'get'>;
+  open: Pick<OpenExecutions, 'get' | 'real'>;
   /** The configs executions ran (a wake resumes against the one of its record's hash). */
   configs: Pick<ExecutionConfigs, 'get'>;
   /** Runs an execution on this process (the executor's `run`). */
@@ -98,7 +98,8 @@ export function createWaker(options: WakerOptions) {
       const entry = await options.open.get(due.executionId);
       const node = entry?.record.status === 'waiting' ? entry.record.nodes[due.nodeId] : undefined;
       if (!entry || node?.status !== 'waiting' || !node.wait) return await drop(key);
-      const record = entry.record;
+      // The resumed run continues from the real data (sealed where a secret was).
+      const record = await options.open.real(entry.record);
       if (options.claim) {
         const attempt = Math.floor(now() / RETRY_MS) * RETRY_MS;
         if (!(await options.claim(`${record.id}.${due.nodeId}.${node.startedAt}`, attempt))) return void retryLater(key);

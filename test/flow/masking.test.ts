@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { cli, flow, tmpDir, writeJson } from '../_utils.js';
 import { runCli } from '../../src/cli/run.js';
+import { createMasker } from '../../src/flow/masking.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -82,6 +83,21 @@ test('a secret is masked in data with its base64, hex, URL and JSON-escaped form
     assert.not.ok(text.includes(form), `${form} leaked`);
   }
   assert.equal(run.result, data, 'the printed result is masked the same way');
+});
+
+test('finds: a record\'s JSON holds a secret exactly when masking would change it (a checkpoint without one is stored as it is)', () => {
+  const value = 'p@ss w/rd"\\x';
+  const mask = createMasker([value, 'short']);
+  const forms = { plain: `Bearer ${value}`, b64: Buffer.from(value).toString('base64'), hex: Buffer.from(value).toString('hex'), url: encodeURIComponent(value), nested: [{ json: JSON.stringify({ value }) }] };
+  for (const [name, data] of Object.entries(forms)) {
+    const json = JSON.stringify({ nodes: { 'set-1': { data } } });
+    assert.ok(mask.finds(json), `${name} found`);
+    assert.not.equal(mask(data), data, `${name} masked`);
+  }
+  const clean = { nodes: { 'set-1': { data: { text: 'nothing short here', [value]: 'a key is kept' } } } };
+  assert.equal(mask(clean.nodes['set-1'].data), { text: 'nothing short here', [value]: 'a key is kept' });
+  assert.not.ok(mask.finds(JSON.stringify({ text: 'nothing here', n: 1 })));
+  assert.not.ok(createMasker([]).finds(JSON.stringify(forms)), 'no secret: nothing is ever found');
 });
 
 test('secrets set reads the value from stdin (`-` or no value) and from --file, dropping one final newline', async () => {

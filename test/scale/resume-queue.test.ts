@@ -21,11 +21,11 @@ const hosts: RunningHost[] = [];
  * the worker that made it. `/hang` answers nothing the first time (its worker gets killed meanwhile).
  */
 async function sideEffects() {
-  const calls: Array<{ path: string; key?: string; host?: string }> = [];
+  const calls: Array<{ path: string; key?: string; host?: string; auth?: string }> = [];
   let hung = 0;
   const header = (req: IncomingMessage, name: string) => req.headers[name] as string | undefined;
   const server: Server = createServer((req, res) => {
-    calls.push({ path: req.url!, key: header(req, 'idempotency-key'), host: header(req, 'x-host') });
+    calls.push({ path: req.url!, key: header(req, 'idempotency-key'), host: header(req, 'x-host'), auth: header(req, 'authorization') });
     if (req.url === '/hang' && hung++ === 0) return;
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ path: req.url, n: calls.length }));
@@ -155,6 +155,39 @@ test('cancel from the CLI reaches the worker running the execution; the node aft
     assert.is(effects.of('/after').length, 0);
     assert.is(await observer.executions.open.get(executionId), null, 'no open entry is left');
   } finally {
+    await effects.close();
+  }
+});
+
+test('a worker killed after a node returned a secret: the checkpoint in Redis holds it sealed; the resuming worker sends the real value', async () => {
+  const effects = await sideEffects();
+  const home = clusterHome(spec);
+  const secret = 'tok-queue-5ecr3t-77aa';
+  await observer.secrets.set('API_TOKEN', secret);
+  try {
+    const withToken = (url: string) => ({ ...tagged(url), headers: { 'x-host': '{{ $env.WEIR_HOST_TAG }}', authorization: 'Bearer {{ $node.set-1.data.token }}' } });
+    const c = chain('webhook_trigger', [
+      { type: 'set', id: 'set-1', config: { values: { token: '{{ $env.API_TOKEN }}' } } },
+      { type: 'http_request', id: 'http_request-2', config: withToken(`${effects.url}/first`) },
+      { type: 'http_request', id: 'http_request-3', config: withToken(`${effects.url}/hang`) },
+    ]);
+    const { token } = await publishFlow(home, 'sealed', flow({ type: 'webhook_trigger', config: { respondImmediately: true } }, c.nodes, c.edges));
+    const [intake] = await Promise.all([member(home, 'intake', 'sealed-I'), member(home, 'worker', 'sealed-W1'), member(home, 'worker', 'sealed-W2')]);
+    const { executionId } = await (await fetch(`${intake.url}/trigger/${token}`, { method: 'POST' })).json();
+    const [hung] = await until('the third node to call', async () => effects.of('/hang').length === 1 && effects.of('/hang'), 20_000, 20);
+    await byTag.get(hung.host!)!.stop('SIGKILL');
+    const stored = JSON.stringify(await observer.storage.view('cloud', 'executions').getItem(`open:${executionId}`));
+    assert.ok(stored.includes('"sealed"'), 'the checkpoint is stored');
+    assert.not.ok(stored.includes(secret), 'the checkpoint in Redis does not hold the secret');
+    const record = await until('the execution to finish', async () => {
+      const r = await observer.executions.get(executionId).catch(() => null);
+      return r && r.status !== 'running' && r;
+    }, 30_000, 100);
+    assert.is(record.status, 'success', JSON.stringify(record.error));
+    assert.equal(effects.of('/hang').map((c) => c.auth), [`Bearer ${secret}`, `Bearer ${secret}`], 'the resumed node sends the real value');
+    assert.is((record.nodes['set-1'].data as { token: string }).token, '***');
+  } finally {
+    await observer.secrets.delete('API_TOKEN');
     await effects.close();
   }
 });

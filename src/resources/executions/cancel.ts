@@ -4,6 +4,7 @@ import type { ExecutionQueue } from '../../queue/index.js';
 import type { Executions } from '../../types/executions.js';
 import type { CancelRequests } from './cancel-requests.js';
 import { ownerIsGone } from './open.js';
+import { sealedOf, withSealed } from './stored.js';
 import { runAgainHint } from './again.js';
 
 /** How long a cancel waits for the process running an execution to stop it. */
@@ -20,7 +21,7 @@ export interface CancelDeps {
   requests: CancelRequests;
   /** The execution queue, which takes back a queued job no worker has started (queue mode only). */
   queue?: Pick<ExecutionQueue, 'cancel'> | null;
-  /** Masks secrets in a record about to be shown or stored (open records are stored unmasked). */
+  /** Masks secrets in a record about to be shown or stored (open records stored by an older weir are unmasked). */
   mask(record: ExecutionRecord): ExecutionRecord | Promise<ExecutionRecord>;
   waitMs?: number;
 }
@@ -39,7 +40,8 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
 
   /** Stores the final `cancelled` record of an execution no process runs, and forgets its open entry. */
   async function finish(record: ExecutionRecord, message: string = CANCELLED.message): Promise<ExecutionRecord> {
-    const final = await deps.mask({ ...record, status: 'cancelled', error: { code: CANCELLED.code, message }, finishedAt: new Date().toISOString() });
+    // The real data sealed with the open record goes on with the final one, for a retry.
+    const final = withSealed(await deps.mask({ ...record, status: 'cancelled', error: { code: CANCELLED.code, message }, finishedAt: new Date().toISOString() }), sealedOf(record));
     await executions.save(final);
     await executions.open.remove(record.id);
     return final;

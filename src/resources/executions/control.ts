@@ -8,7 +8,7 @@ import { runAgainHint } from './again.js';
 
 /** What retry and rerun use: the records, the kept configs, the workflows and a way to run. */
 export interface ControlDeps {
-  executions: Pick<Executions, 'get'>;
+  executions: Pick<Executions, 'get' | 'open'>;
   configs: ExecutionConfigs;
   workflows: Pick<Workflows, 'findPublished' | 'getLocal'>;
   run(options: RunOptions): Promise<ExecutionRecord>;
@@ -47,7 +47,9 @@ export function createExecutionControl({ executions, configs, workflows, run, ca
         });
       }
       const workflow = latest ? await workflowToRun(workflows, old.workflowId, !old.draft) : await sameVersion(old);
-      return run({ workflow, input: old.input, trigger: old.trigger, resume: old, retryOf: old.id });
+      // The finished nodes' real data (sealed where a secret was masked), not the masked record shown.
+      const real = await executions.open.real(old);
+      return run({ workflow, input: real.input, trigger: old.trigger, resume: real, retryOf: old.id });
     },
     async rerun(id, { draft = false } = {}) {
       const old = await executions.get(id);

@@ -6,7 +6,9 @@ import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
 import { didYouMean } from '../../util/nearest.js';
 import { startTimeOf } from './ids.js';
-import { recordsOf, storedJson } from './stored.js';
+import { recordsOf, sealedOf, storedJson, withSealedJson } from './stored.js';
+import { createSealing } from './sealed.js';
+import type { MasterKeySource } from '../secrets/crypto.js';
 import { createOpenExecutions } from './open.js';
 import { createExecutionConfigs } from './configs.js';
 import { createReverseClock, parseBatch, type Batch } from './batch-keys.js';
@@ -23,10 +25,12 @@ export interface ExecutionsOptions {
   storage: Storages;
   config?: WeirConfig['executions'];
   /**
-   * Masks secrets in an unfinished execution's record before it is shown: those are stored as the run
-   * produced them, since a resumed run must see its nodes' real data.
+   * Masks secrets in an unfinished execution's record before it is shown (entries stored by a weir before
+   * checkpoints were sealed hold them as the run produced them).
    */
   mask?(record: ExecutionRecord): ExecutionRecord;
+  /** The master key that seals the real data of records stored masked (src/resources/executions/sealed.ts). */
+  key: MasterKeySource;
   /** Records of some executions kept elsewhere (resume tokens), pruned with them. */
   linked?: LinkedRecords;
 }
@@ -59,9 +63,9 @@ const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedA
  * const latest = await weir.executions.list({ workflowId: 'wf_abc', limit: 5 })
  * const one = await weir.executions.get(latest[0].id)
  */
-export function createExecutions({ storage, config = {}, mask = (r) => r, linked }: ExecutionsOptions): Executions {
+export function createExecutions({ storage, config = {}, mask = (r) => r, linked, key }: ExecutionsOptions): Executions {
   const store = storage.view('cloud', 'executions');
-  const open = createOpenExecutions(store, { inPlace: storage.dir('cloud') !== undefined });
+  const open = createOpenExecutions(store, { inPlace: storage.dir('cloud') !== undefined, sealing: createSealing(key) });
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
   const lastPruned = new Map<string, number>();
@@ -166,7 +170,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
 
     save(record: ExecutionRecord, options: { linger?: boolean } = {}): Promise<void> {
       const update = (batch = { json: [] as string[], indexedIds: [] as string[] }) => {
-        batch.json.push(storedJson(record));
+        batch.json.push(withSealedJson(storedJson(record), sealedOf(record)));
         if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
         return batch;
       };

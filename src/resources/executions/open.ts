@@ -1,10 +1,12 @@
 import { hostname } from 'node:os';
-import type { ExecutionRecord, RestartedBy } from '../../flow/types.js';
+import { noMask } from '../../flow/masking.js';
+import type { ExecutionRecord, Masker, RestartedBy } from '../../flow/types.js';
 import type { KeyValueStorage } from '../../storage/index.js';
 import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
 import { startTimeOf } from './ids.js';
-import { recordsOf, storedJson } from './stored.js';
+import type { Sealed, Sealing } from './sealed.js';
+import { recordsOf, sealedOf, storedJson, withSealed } from './stored.js';
 import { slottedItems, wholeItems, type ListedItem } from './slots.js';
 
 /** The process running an execution: a host judges another process of its own machine dead or alive by it. */
@@ -15,7 +17,10 @@ export interface Owner {
   boot: string;
 }
 
-/** An unfinished execution as stored: its latest record (node data unmasked, as a resumed run needs it). */
+/**
+ * An unfinished execution as stored: its latest record, masked as it is shown; when masking changed it, the
+ * record carries its real data sealed, which {@link OpenExecutions.real} gives a resumed run.
+ */
 export interface OpenEntry {
   record: ExecutionRecord;
   owner: Owner;
@@ -40,8 +45,12 @@ export function ownerIsGone(owner: Owner): boolean {
 
 /** Unfinished executions: see {@link createOpenExecutions}. */
 export interface OpenExecutions {
-  /** Stores the latest record of an unfinished execution; resolves once written (writes are group-committed). */
-  put(record: ExecutionRecord, by?: RestartedBy): Promise<void>;
+  /**
+   * Stores the latest record of an unfinished execution; resolves once written (writes are group-committed).
+   * Where `mask` finds a secret in it, the record is stored masked with its real data sealed beside it; a
+   * record that carries a sealed part (read back, then masked) is stored with it.
+   */
+  put(record: ExecutionRecord, by?: RestartedBy, mask?: Masker): Promise<void>;
   /** Forgets an execution once its final record is stored. */
   remove(id: string): Promise<void>;
   get(id: string): Promise<OpenEntry | null>;
@@ -52,6 +61,13 @@ export interface OpenExecutions {
    * than it needs (executions of ids chosen by callers, which carry no start time, are all read).
    */
   newest(limit: number, accept: (record: ExecutionRecord) => boolean): Promise<OpenEntry[]>;
+  /**
+   * What a resume or a retry continues: a stored record (open or ended) with its real data, unsealed; one
+   * with no sealed part (no secret in its data, or stored by an older weir) as it is.
+   */
+  real(record: ExecutionRecord): Promise<ExecutionRecord>;
+  /** A record masked, carrying its real data sealed when masking changed it (a failed run's final record, for a retry). */
+  masked(record: ExecutionRecord, mask: Masker): ExecutionRecord;
 }
 
 const enc = encodeURIComponent;
@@ -66,13 +82,14 @@ const READ_SLICE = 256;
  * done, and of several writes of one execution only the newest is written (a run that checkpoints faster
  * than storage writes costs one write per batch). An execution's writes are never reordered.
  * `inPlace` (weir's fs driver): each item is kept in two slots overwritten by turns ({@link slottedItems})
- * rather than replaced by a new file per checkpoint.
+ * rather than replaced by a new file per checkpoint. `sealing` keeps secrets out of the stored text.
  * @example
- * const open = createOpenExecutions(storage.view('cloud', 'executions'), { inPlace: true })
+ * const open = createOpenExecutions(storage.view('cloud', 'executions'), { inPlace: true, sealing })
  * await open.put(record)
  * const entry = await open.get(record.id)
  */
-export function createOpenExecutions(store: KeyValueStorage, options: { inPlace?: boolean } = {}): OpenExecutions {
+export function createOpenExecutions(store: KeyValueStorage, options: { inPlace?: boolean; sealing: Sealing }): OpenExecutions {
+  const { sealing } = options;
   const items = options.inPlace ? slottedItems(store) : wholeItems(store);
   // Of several writes of one execution in a batch only the newest goes out.
   const commit = createGroupCommit<string, { json: string | null; handedOver: boolean }>((batch) =>
@@ -81,18 +98,23 @@ export function createOpenExecutions(store: KeyValueStorage, options: { inPlace?
   const write = (id: string, json: string | null, handedOver = false) => commit.put(id, () => ({ json, handedOver }));
 
   const parse = (value: unknown): OpenEntry | null => {
-    const entry = (typeof value === 'string' ? JSON.parse(value) : value) as { record?: unknown; owner?: Owner; by?: RestartedBy } | null;
+    const entry = (typeof value === 'string' ? JSON.parse(value) : value) as { record?: unknown; owner?: Owner; by?: RestartedBy; sealed?: Sealed } | null;
     const [record] = recordsOf({ records: entry?.record ? [entry.record] : [] });
-    return record && entry ? { record, owner: entry.owner!, ...(entry.by ? { by: entry.by } : {}) } : null;
+    return record && entry ? { record: withSealed(record, entry.sealed), owner: entry.owner!, ...(entry.by ? { by: entry.by } : {}) } : null;
   };
 
   return {
-    put(record, by) {
-      const json = `{"owner":${JSON.stringify(thisProcess)}${by ? `,"by":"${by}"` : ''},"record":${storedJson(record)}}`;
+    put(record, by, mask = noMask) {
+      // A record read back (then masked) carries its sealed part; one straight from a run is sealed here if need be.
+      const carried = sealedOf(record);
+      const { json: stored, sealed } = carried ? { json: storedJson(record), sealed: carried } : sealing.stored(record, storedJson(record), mask);
+      const json = `{"owner":${JSON.stringify(thisProcess)}${by ? `,"by":"${by}"` : ''},"record":${stored}${sealed ? `,"sealed":${JSON.stringify(sealed)}` : ''}}`;
       // A waiting execution continues in whichever host wakes it.
       return write(record.id, json, record.status === 'waiting');
     },
     remove: (id) => write(id, null),
+    real: (record) => sealing.real(record),
+    masked: (record, mask) => sealing.masked(record, mask),
     async get(id) {
       return parse(await items.read(keyOf(id)));
     },

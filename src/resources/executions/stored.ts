@@ -1,10 +1,29 @@
 import type { ExecutionRecord } from '../../flow/types.js';
+import type { Sealed } from '../secrets/crypto.js';
 import { CarriesJson, reviveWebhookInput } from '../../util/json-text.js';
 
 // The stored form of an execution record: what a batch holds, and how it is read back.
 
-/** A record as stored: `inputOf` names the node whose output is the run's input, written once (as `input`). */
-type StoredRecord = ExecutionRecord & { inputOf?: string };
+/**
+ * A record as stored: `inputOf` names the node whose output is the run's input, written once (as `input`);
+ * `sealed` is its real data when the record is masked (src/resources/executions/sealed.ts).
+ */
+type StoredRecord = ExecutionRecord & { inputOf?: string; sealed?: Sealed };
+
+/** Where a read record keeps its sealed part: a symbol, not enumerable, so no copy, spread or JSON shows it. */
+const SEALED = Symbol('sealed');
+
+/** The sealed real data a stored record carries, if any. */
+export const sealedOf = (record: ExecutionRecord): Sealed | undefined => (record as { [SEALED]?: Sealed })[SEALED];
+
+/** `record`, carrying `sealed` out of sight (see {@link sealedOf}). */
+export function withSealed<T extends ExecutionRecord>(record: T, sealed: Sealed | undefined): T {
+  if (sealed) Object.defineProperty(record, SEALED, { value: sealed, enumerable: false, configurable: true });
+  return record;
+}
+
+/** A record's stored JSON with its sealed part as the field `sealed`, which {@link recordsOf} takes back out of sight. */
+export const withSealedJson = (json: string, sealed: Sealed | undefined): string => (sealed ? `${json.slice(0, -1)},"sealed":${JSON.stringify(sealed)}}` : json);
 
 /** Stands for the input in a record serialized without it. */
 const INPUT_SLOT = '"input":0,';
@@ -69,6 +88,10 @@ export const recordsOf = (value: unknown): ExecutionRecord[] => {
   if (!Array.isArray(records)) return [];
   for (const r of records as StoredRecord[]) {
     if (r.trigger === 'webhook') reviveWebhookInput(r.input);
+    if (r.sealed !== undefined) {
+      withSealed(r, r.sealed);
+      delete r.sealed;
+    }
     if (r.inputOf === undefined) continue;
     const node = r.nodes?.[r.inputOf];
     if (node) node.data = r.input;

@@ -55,6 +55,36 @@ export async function loadMasterKey({ home, env }: { home?: string; env: Record<
   return { key, id: fingerprint(key), source: 'file' };
 }
 
+/** The master key, loaded on first use and then kept: see {@link masterKeyOnce}. */
+export interface MasterKeySource {
+  load(): Promise<MasterKey>;
+  /** The key once a load finished, else undefined: sealing on a checkpoint's path takes it without a promise. */
+  now(): MasterKey | undefined;
+}
+
+/**
+ * One master key for everything a weir instance seals (its secrets, the real data of its executions'
+ * checkpoints), loaded by {@link loadMasterKey} on first use.
+ * @example
+ * const key = masterKeyOnce({ home: '/srv/weir', env: process.env })
+ * const { id } = await key.load()
+ */
+export function masterKeyOnce(options: { home?: string; env: Record<string, string | undefined> }): MasterKeySource {
+  let loading: Promise<MasterKey> | undefined;
+  let loaded: MasterKey | undefined;
+  return {
+    load: () =>
+      (loading ??= loadMasterKey(options).then(
+        (key) => (loaded = key),
+        (err) => {
+          loading = undefined;
+          throw err;
+        },
+      )),
+    now: () => loaded,
+  };
+}
+
 async function readKeyFile(file: string): Promise<Buffer | null> {
   try {
     return parseMasterKey(await readFile(file, 'utf8'));
@@ -100,10 +130,13 @@ export function seal(master: MasterKey, name: string, value: string): Sealed {
   return { keyId: master.id, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
 }
 
-/** Decrypts a sealed value; a wrong key or a tampered record is a clear error, never garbage. */
-export function unseal(master: MasterKey, name: string, sealed: Sealed): string {
+/**
+ * Decrypts a sealed value; a wrong key or a tampered record is a clear error, never garbage. `what` names
+ * the value in those errors.
+ */
+export function unseal(master: MasterKey, name: string, sealed: Sealed, what = `secret "${name}"`): string {
   if (sealed.keyId !== master.id) {
-    throw new WeirError('INVALID_CONFIG', `secret "${name}" was sealed with another master key`, {
+    throw new WeirError('INVALID_CONFIG', `${what} was sealed with another master key`, {
       hints: ['set WEIR_MASTER_KEY to the key used when it was stored (every host sharing the cloud storage needs the same key)'],
     });
   }
@@ -113,6 +146,6 @@ export function unseal(master: MasterKey, name: string, sealed: Sealed): string 
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
   } catch {
-    throw new WeirError('STORAGE', `secret "${name}" cannot be decrypted: the record is damaged`);
+    throw new WeirError('STORAGE', `${what} cannot be decrypted: the record is damaged`);
   }
 }

@@ -3,7 +3,7 @@ import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { cloudProbe, createFreshness } from '../../runtime/changes.js';
 import { readRecords } from '../../util/refs.js';
 import { didYouMean } from '../../util/nearest.js';
-import { loadMasterKey, seal, unseal, type MasterKey, type Sealed } from './crypto.js';
+import { seal, unseal, type MasterKeySource, type Sealed } from './crypto.js';
 import type { Secrets, SecretSummary } from '../../types/secrets.js';
 
 export type { Secrets, SecretSummary } from '../../types/secrets.js';
@@ -18,8 +18,8 @@ interface SecretRecord extends Sealed {
 
 export interface SecretsOptions {
   storage: Storages;
-  home?: string;
-  env: Record<string, string | undefined>;
+  /** The instance's master key (`masterKeyOnce` in ./crypto.ts), shared with what else it seals. */
+  key: MasterKeySource;
 }
 
 // Names are usable as `$env.NAME` in expressions and as environment variable names.
@@ -41,10 +41,9 @@ const checkName = (name: string) => {
  * await weir.secrets.set('STRIPE_KEY', 'sk_live_...')
  * const env = await weir.secrets.values() // { STRIPE_KEY: 'sk_live_...' }
  */
-export function createSecrets({ storage, home, env }: SecretsOptions): Secrets {
+export function createSecrets({ storage, key: source }: SecretsOptions): Secrets {
   const records: KeyValueStorage = storage.view('cloud', 'secrets');
-  let master: Promise<MasterKey> | undefined;
-  const key = () => (master ??= loadMasterKey({ home, env }));
+  const key = source.load;
   // Every execution asks for the values: they are kept while the fs probe reports the secrets unchanged
   // (another process's `secrets set` is seen on the next run); set/delete here drop them at once.
   const fresh = createFreshness(cloudProbe(storage, ['secrets']));

@@ -143,11 +143,13 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       const refuse = d.replayed && starts >= maxCrashes ? crashedError(starts, 'host') : undefined;
       if (d.replayed && !refuse) d = await deliveries.restart(d);
       // A replayed delivery whose execution stored checkpoints goes on from them (or, refused, ends them).
-      const resume = d.replayed ? (await options.executions.open.get(d.id))?.record : undefined;
+      const entry = d.replayed ? await options.executions.open.get(d.id) : null;
       // A waiting execution is its wait's to continue; one that ended just before the crash (its final record
       // in the open entry) is made sure of, not run again.
-      if (resume?.status === 'waiting') return;
-      if (resume && resume.status !== 'running') return void (await options.executions.save(resume).then(() => options.executions.open.remove(d.id)));
+      if (entry?.record.status === 'waiting') return;
+      if (entry && entry.record.status !== 'running') return void (await options.executions.save(entry.record).then(() => options.executions.open.remove(d.id)));
+      // The real data (sealed where a secret was), not the masked record that is shown.
+      const resume = entry ? await options.executions.open.real(entry.record) : undefined;
       const restartedBy = deliveries.durable ? 'journal' : undefined;
       await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy, background: true }, release);
     } catch (error) {
