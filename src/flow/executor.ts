@@ -14,7 +14,7 @@ import { newExecutionId } from '../resources/executions/ids.js';
 import { noMask, type Masker } from './masking.js';
 import type { Executor } from '../types/executor.js';
 import type { NodeServices } from '../types/node-services.js';
-import { traceExecution, weirTracer, type ExecutionTrace } from '../observe/traces.js';
+import { createTracing, type ExecutionTrace } from '../observe/traces.js';
 
 export interface ExecutorOptions {
   nodes: NodeRegistry;
@@ -104,7 +104,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
   const byHash = new Map<string, Graph>();
   const baseEnv = Object.freeze({ ...env });
   const now = createClock();
-  const tracer = weirTracer();
+  const traceRun = createTracing();
 
   function graphFor(workflow: RunOptions['workflow']): Graph {
     let graph = byConfig.get(workflow.config);
@@ -156,7 +156,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       return Promise.reject(err);
     }
     const { graph, state } = prepared;
-    const trace = traceExecution(tracer, state);
+    const trace = traceRun(state);
     return trace ? traced(graph, state, trace) : execute(graph, state);
   }
 

@@ -1,14 +1,26 @@
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, propagation, ProxyTracerProvider, ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { ErrorInfo, ExecutionRecord, NodeRecord, RunState } from '../flow/types.js';
 
+/** The API's no-op tracer provider: what its global proxy delegates to until an SDK registers. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
 /**
- * The tracer of weir's spans, from the global tracer provider of `@opentelemetry/api`: until the embedding
- * app registers an SDK its spans record nothing (and one registered later is used from then on).
+ * Starts the spans of each execution through the global tracer provider of `@opentelemetry/api`. Until the
+ * embedding app registers an SDK (before or after this is made) a run costs one comparison: no span, no
+ * attribute, no context.
  * @example
- * const tracer = weirTracer()
- * const trace = traceExecution(tracer, run) // undefined while nothing records
+ * const traceRun = createTracing()
+ * const traced = traceRun(run) // undefined while no SDK is registered
+ * // ... the run's nodes: traced?.startNode(i, node), traced?.within(i, () => node.run(ctx)), traced?.endNode(i, record)
+ * traced?.end(run.record)
  */
-export const weirTracer = (): Tracer => trace.getTracer('weir');
+export function createTracing(): (run: RunState) => ExecutionTrace | undefined {
+  const provider = trace.getTracerProvider();
+  const tracer = provider.getTracer('weir');
+  // The global provider is the API's proxy; it delegates to the SDK's once one is registered.
+  if (!(provider instanceof ProxyTracerProvider)) return (run) => traceExecution(tracer, run);
+  return (run) => (provider.getDelegate() === NOOP_PROVIDER ? undefined : traceExecution(tracer, run));
+}
 
 /**
  * The spans of one execution: its own, a child of the parent found by {@link traceExecution}, and one child
@@ -96,18 +108,18 @@ function parentOf(run: RunState): Context {
 }
 
 /**
- * Starts an execution's span; undefined when the span neither records nor carries a trace (no SDK and no
- * caller's trace), so an untraced run makes no node span, sets no attribute and switches no context.
- * @example
- * const traced = traceExecution(weirTracer(), run)
- * // ... the run's nodes: traced?.startNode(id, type), traced?.within(span, () => node.run(ctx)), traced?.endNode(span, rec)
- * traced?.end(run.record)
+ * Starts an execution's span; undefined when the span neither records nor carries a trace (a sampler's
+ * no-op), so that run makes no node span, sets no attribute and switches no context. A span sampled out
+ * that carries the caller's trace still gives its nodes spans (also sampled out) for `traceparent`.
  */
-export function traceExecution(tracer: Tracer, run: RunState): ExecutionTrace | undefined {
+function traceExecution(tracer: Tracer, run: RunState): ExecutionTrace | undefined {
   const { record } = run;
   const parent = parentOf(run);
   const span = tracer.startSpan(`weir.execution ${record.workflowName}`, undefined, parent);
-  if (!span.isRecording()) return isSpanContextValid(span.spanContext()) ? new ExecutionTrace(tracer, run, span, parent) : undefined;
+  if (!span.isRecording()) {
+    const found = span.spanContext();
+    return found !== INVALID_SPAN_CONTEXT && isSpanContextValid(found) ? new ExecutionTrace(tracer, run, span, parent) : undefined;
+  }
   span.setAttributes({
     'weir.workflow.id': record.workflowId,
     'weir.workflow.name': record.workflowName,
