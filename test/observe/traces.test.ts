@@ -74,13 +74,13 @@ const exporter = new InMemorySpanExporter();
 const SECRET = 'sk_live_9f8e7d6c5b4a3210';
 
 traced.before(async () => {
-  const contexts = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contexts);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
   server = await recorder();
+  // Made before the SDK is registered, as an app may do: its spans record from the registration on.
   host = await startHost({ config: { publicUrl: PUBLIC } });
   await host.weir.secrets.set('API_TOKEN', SECRET);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
 });
 traced.after(async () => {
   await host.close();
@@ -163,6 +163,17 @@ traced('Respond answer: the execution span is a child of the webhook traceparent
   assert.is(runs[0].spanContext().traceId, TRACE_ID);
   assert.is(runs[0].parentSpanContext?.spanId, callerSpan);
   assert.is(node('respond-1')[0].parentSpanContext?.spanId, runs[0].spanContext().spanId);
+});
+
+traced('a caller that sampled its trace out: no span is recorded, the http_request still passes the trace on', async () => {
+  const c = chain('webhook_trigger', [{ type: 'http_request', config: { url: `${server.url}/sampled-out` } }]);
+  const flow = await publish(host.weir, 'traced-sampled-out', { type: 'webhook_trigger', config: { respondImmediately: false } }, c.nodes, c.edges);
+  const res = await send(`${host.url}/trigger/${flow.token}`, { body: '{}', headers: { ...json, traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-00` } });
+  assert.is(res.status, 200);
+  const executionId = res.headers.get('x-execution-id')!;
+  await until(async () => (await host.weir.executions.get(executionId))?.status === 'success', 10_000, 'the execution to end');
+  assert.is(spansOf(executionId).runs.length, 0);
+  assert.match(String(server.received.find((r) => r.url === '/sampled-out')?.headers.traceparent), new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-00$`));
 });
 
 traced('a webhook without traceparent starts a trace of its own', async () => {
