@@ -127,7 +127,7 @@ function traceExecution(tracer: Tracer, run: RunState): ExecutionTrace | undefin
     'weir.execution.trigger': record.trigger,
     'weir.execution.attempt': record.attempts ?? 1,
   });
-  if (record.version !== null) span.setAttribute('weir.workflow.version', record.version);
+  if (record.version != null) span.setAttribute('weir.workflow.version', record.version);
   if (record.retryOf) span.setAttribute('weir.execution.retry_of', record.retryOf);
   return new ExecutionTrace(tracer, run, span, parent);
 }
