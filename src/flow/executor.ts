@@ -14,6 +14,7 @@ import { newExecutionId } from '../resources/executions/ids.js';
 import { noMask, type Masker } from './masking.js';
 import type { Executor } from '../types/executor.js';
 import type { NodeServices } from '../types/node-services.js';
+import { createTracing, type ExecutionTrace } from '../observe/traces.js';
 
 export interface ExecutorOptions {
   nodes: NodeRegistry;
@@ -103,6 +104,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
   const byHash = new Map<string, Graph>();
   const baseEnv = Object.freeze({ ...env });
   const now = createClock();
+  const traceRun = createTracing();
 
   function graphFor(workflow: RunOptions['workflow']): Graph {
     let graph = byConfig.get(workflow.config);
@@ -117,7 +119,8 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     return graph;
   }
 
-  async function run(options: RunOptions): Promise<ExecutionRecord> {
+  /** What a run goes on: its graph, and its state with a new record or the stored one it resumes. */
+  function prepare(options: RunOptions): { graph: Graph; state: Run } {
     const { workflow } = options;
     const graph = graphFor(workflow);
     const record: ExecutionRecord = options.resume
@@ -141,7 +144,34 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       if (workflow.draft) record.draft = true;
       if (options.rerunOf) record.rerunOf = options.rerunOf;
     }
-    const state = new Run(record, options, baseEnv);
+    return { graph, state: new Run(record, options, baseEnv) };
+  }
+
+  // Not async: an untraced run's promise is the execution's own, with no frame around it.
+  function run(options: RunOptions): Promise<ExecutionRecord> {
+    let prepared: ReturnType<typeof prepare>;
+    try {
+      prepared = prepare(options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const { graph, state } = prepared;
+    const trace = traceRun(state);
+    return trace ? traced(graph, state, trace) : execute(graph, state);
+  }
+
+  /** A traced run: its span ends however the run ends (a hook that throws included). */
+  async function traced(graph: Graph, state: Run, trace: ExecutionTrace): Promise<ExecutionRecord> {
+    try {
+      return await execute(graph, state, trace);
+    } finally {
+      trace.end(state.record);
+    }
+  }
+
+  async function execute(graph: Graph, state: Run, trace?: ExecutionTrace): Promise<ExecutionRecord> {
+    const { record, options } = state;
+    const { workflow } = options;
     const stop = (reason: WeirError) => state.abort(reason);
     let forgetCancel: (() => void) | undefined;
     const starting = callHooks(hooks['execution:start'], state);
@@ -169,7 +199,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       emitSafely(bus, 'execution:log', { executionId: record.id, workflowId: workflow.id, nodeId, level, message: state.mask(message), ...(data === undefined ? {} : { data: state.mask(data) }) });
     try {
       const checkpoint = hooks.checkpoint.length ? () => callHooks(hooks.checkpoint, state) : undefined;
-      const { last, waiting } = state.failure ? { last: null, waiting: 0 } : await walk(graph, state, { bus, services, facade, stop, log, now, checkpoint });
+      const { last, waiting } = state.failure ? { last: null, waiting: 0 } : await walk(graph, state, { bus, services, facade, stop, log, now, checkpoint, trace });
       const failure = state.failure;
       record.status = failure ? (failure.code === 'CANCELLED' && !failure.node ? 'cancelled' : 'error') : waiting ? 'waiting' : 'success';
       if (failure) record.error = failure;

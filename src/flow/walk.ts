@@ -9,6 +9,7 @@ import { onAbort } from '../util/abort.js';
 import { NodeLogs } from './node-logs.js';
 import { Suspend } from './suspend.js';
 import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState } from './types.js';
+import type { ExecutionTrace } from '../observe/traces.js';
 
 /** What a walk needs besides the graph and the run. */
 export interface WalkDeps {
@@ -27,6 +28,8 @@ export interface WalkDeps {
    * after a crash.
    */
   checkpoint?(): Promise<void> | void;
+  /** The execution's spans, when something records or propagates them: a span per node that runs. */
+  trace?: ExecutionTrace;
 }
 
 /** What a walk ends with: the last node that finished, and how many nodes wait. */
@@ -107,6 +110,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   const emitStart = hasListeners(deps.bus, 'node:start');
   const emitEnd = hasListeners(deps.bus, 'node:end');
   const { id: executionId, workflowId } = run.record;
+  const { trace } = deps;
   let inflight = 0;
   let last: string | null = null;
   let waiting = 0;
@@ -154,6 +158,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     if (lines) rec.logs = lines.lines();
     records[node.info.id] = rec;
     last = node.info.id;
+    trace?.endNode(node.index, rec);
     if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: { ...rec.error, message: run.mask(rec.error.message) } } : {}) });
     if (run.failure) return;
     for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === handle, node, rec.data);
@@ -168,7 +173,9 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
 
   function suspend(node: GraphNode, wait: Suspend['wait'], startedAt: string) {
     waiting++;
-    records[node.info.id] = { data: null, status: 'waiting', startedAt, finishedAt: null, wait };
+    const rec: NodeRecord = { data: null, status: 'waiting', startedAt, finishedAt: null, wait };
+    records[node.info.id] = rec;
+    trace?.endNode(node.index, rec);
     if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: 'waiting', startedAt, finishedAt: null });
   }
 
@@ -205,6 +212,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
       if (before.status === 'waiting') {
         // Another node's wait ended: this one keeps waiting for what it waited for (a time is not moved on).
         if (wake?.nodeId !== id) return suspend(node, before.wait!, before.startedAt!);
+        trace?.startNode(node.index, node.info);
         if (wake.error) return fail(node, null, before.startedAt!, wake.error);
         return succeed(node, wake.data === undefined ? inbox[node.index] : wake.data, before.startedAt!);
       }
@@ -212,6 +220,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     }
     const startedAt = now();
     if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: id, type: node.info.type, startedAt });
+    trace?.startNode(node.index, node.info);
     let out: unknown;
     try {
       const ctx = new Context(
@@ -222,15 +231,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
         run,
         deps,
       );
-      const exec = node.def.run;
-      if (!exec) out = ctx.input;
-      else if (!node.policy) out = exec(ctx);
-      else {
-        out = runWithPolicy(node.policy, id, run.signal, (signal) => exec({ ...ctx, signal, onCancel: (fn) => onAbort(signal, fn) }), (n, err) => {
-          attempts[node.index] = n;
-          log(node, 'warn', `attempt ${n} failed, retrying: ${errorInfo(err).message}`);
-        });
-      }
+      out = trace ? trace.within(node.index, () => invoke(node, ctx)) : invoke(node, ctx);
     } catch (err) {
       return fail(node, err, startedAt);
     }
@@ -248,6 +249,17 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
         afterAsync(node);
       },
     );
+  }
+
+  /** Runs a node's `run` (its retry policy around it, if any); a node without `run` passes its input on. */
+  function invoke(node: GraphNode, ctx: Context): unknown {
+    const exec = node.def.run;
+    if (!exec) return ctx.input;
+    if (!node.policy) return exec(ctx);
+    return runWithPolicy(node.policy, node.info.id, run.signal, (signal) => exec({ ...ctx, signal, onCancel: (fn) => onAbort(signal, fn) }), (n, err) => {
+      attempts[node.index] = n;
+      log(node, 'warn', `attempt ${n} failed, retrying: ${errorInfo(err).message}`);
+    });
   }
 
   // After an asynchronous node with effects outside the execution: what follows starts once the checkpoint
@@ -275,6 +287,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   else {
     const at = now();
     if (emitStart) emitSafely(deps.bus, 'node:start', { executionId, workflowId, nodeId: trigger.info.id, type: trigger.info.type, startedAt: at });
+    trace?.startNode(trigger.index, trigger.info);
     record(trigger, { data: run.record.input, status: 'success', startedAt: at, finishedAt: at }, undefined);
   }
   for (const i of graph.orphans) skip(nodes[i]);

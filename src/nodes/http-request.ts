@@ -8,6 +8,7 @@ import { numberField, objectField } from './fields.js';
 import { followRedirect, REDIRECTS, type Hop } from './redirect.js';
 import { service } from './resources/common.js';
 import { sideEffectKey } from './side-effects.js';
+import { addTraceHeaders } from '../observe/traces.js';
 
 type HttpConfig = {
   method?: string;
@@ -80,7 +81,8 @@ async function send(hop: Hop, signal: AbortSignal, policy: NetworkPolicy, secret
  * `{"method", "url", "headers", "body", "timeoutMs", "secretHeaders"}`; data = `{status, headers, body}` (a
  * JSON response parsed, other types as text). Any status is data, not a failure. Every hop's resolved
  * address is checked against `network` in `weir.config.json`; credentials (and `secretHeaders`) never
- * follow a redirect to another origin.
+ * follow a redirect to another origin. With an OpenTelemetry SDK registered, the request carries the node
+ * span's `traceparent` (docs/observability.md).
  */
 export const httpRequestNode = defineNode<HttpConfig>({
   type: 'http_request',
@@ -127,6 +129,8 @@ export const httpRequestNode = defineNode<HttpConfig>({
     const sendHeaders: Record<string, string> = {};
     if (isObject(headers)) for (const [k, v] of Object.entries(headers)) if (v !== undefined && v !== null) sendHeaders[k.toLowerCase()] = String(v);
     sendHeaders['idempotency-key'] ??= sideEffectKey(ctx);
+    // The node's span is the active one: the service called joins the execution's trace (`traceparent`).
+    addTraceHeaders(sendHeaders);
     const payload = encodeBody(body, sendHeaders);
     const verb = String(method).toUpperCase();
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Number(timeoutMs))]);
