@@ -34,6 +34,12 @@ export interface ExecutionsOptions {
 /** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
 export const RETENTION_DEFAULTS = { retentionDays: 30, maxPerWorkflow: 1000 };
 const PRUNE_EVERY_MS = 60_000;
+/**
+ * A workflow is also pruned once this many of its records (or `maxPerWorkflow`, when larger) were stored
+ * here since its last prune: a busy workflow's home then stays near what retention keeps, and each prune
+ * removes a few batches rather than a minute's worth at once (which held the event loop for a second).
+ */
+const PRUNE_AFTER_RECORDS = 256;
 /** Batches removed, or read, at once. */
 const SLICE = 64;
 /**
@@ -65,6 +71,9 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
   const lastPruned = new Map<string, number>();
+  // Records stored per workflow since its last prune, and the workflows being pruned (one prune at a time).
+  const savedSincePrune = new Map<string, number>();
+  const pruning = new Set<string>();
   // Runs in progress in this process (and finished ones until their batch is written): reads see them first.
   const live = new Map<string, { workflowId: string; view: () => ExecutionRecord }>();
   const writer = newId('w', 8).slice(2);
@@ -170,6 +179,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
         if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
         return batch;
       };
+      savedSincePrune.set(record.workflowId, (savedSincePrune.get(record.workflowId) ?? 0) + 1);
       return commit.put(record.workflowId, update, !options.linger);
     },
 
@@ -272,6 +282,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
      */
     async prune(workflowId: string, now = Date.now()): Promise<number> {
       lastPruned.set(workflowId, now);
+      savedSincePrune.set(workflowId, 0);
       const oldest = now - retentionDays * 86_400_000;
       let kept = 0;
       const doomed: Batch[] = [];
@@ -298,10 +309,21 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
       return doomed.reduce((n, b) => n + b.count, 0);
     },
 
-    /** Prunes a workflow at most once a minute per instance: called after each execution. */
+    /**
+     * Prunes a workflow once a minute per instance, or sooner once enough of its records were stored here
+     * (see PRUNE_AFTER_RECORDS); never two prunes of one workflow at once. Called after each execution.
+     */
     async pruneIfDue(workflowId: string): Promise<void> {
       const now = Date.now();
-      if (now - (lastPruned.get(workflowId) ?? 0) >= PRUNE_EVERY_MS) await api.prune(workflowId, now);
+      const saved = savedSincePrune.get(workflowId) ?? 0;
+      const due = now - (lastPruned.get(workflowId) ?? 0) >= PRUNE_EVERY_MS || saved >= Math.max(maxPerWorkflow, PRUNE_AFTER_RECORDS);
+      if (!due || pruning.has(workflowId)) return;
+      pruning.add(workflowId);
+      try {
+        await api.prune(workflowId, now);
+      } finally {
+        pruning.delete(workflowId);
+      }
     },
   };
   return api;
