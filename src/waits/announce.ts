@@ -4,7 +4,7 @@ import { newId } from '../util/ids.js';
 import type { WaitStore } from './store.js';
 
 /** How long a `new:` note stays for the other hosts to read. */
-const NOTE_TTL_MS = 60_000;
+export const NOTE_TTL_MS = 60_000;
 /** How often a host looks for notes (on a probe that saw a change, or every fifth time without a probe). */
 const LOOK_MS = 1000;
 const CHANNEL = 'waits';
@@ -12,6 +12,12 @@ const CHANNEL = 'waits';
 const GATHER_MS = 50;
 /** `<written at>_<process>_<sequence>`, holding the keys as a JSON array. */
 const NOTE = /^(\d+)_([^_]+)_\d+$/;
+
+/** Whether a note (by name) is past its minute at `now`, to be dropped by the next look: a malformed one is. */
+export const noteExpired = (note: string, now: number): boolean => {
+  const m = NOTE.exec(note);
+  return !m || Number(m[1]) < now - NOTE_TTL_MS;
+};
 
 /** Options of {@link announcer}. */
 export interface AnnouncerOptions {

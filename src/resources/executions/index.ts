@@ -12,6 +12,7 @@ import { createExecutionConfigs } from './configs.js';
 import { createReverseClock, parseBatch, type Batch } from './batch-keys.js';
 import type { ExecutionPage, ExecutionPageOptions, Executions, LinkedRecords } from '../../types/executions.js';
 import { cursorOf, cursorPosition, MAX_PAGE } from './cursor.js';
+import { doomedBatches, RETENTION_DEFAULTS } from './retention.js';
 
 export type { Executions, LinkedRecords } from '../../types/executions.js';
 
@@ -31,8 +32,7 @@ export interface ExecutionsOptions {
   linked?: LinkedRecords;
 }
 
-/** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
-export const RETENTION_DEFAULTS = { retentionDays: 30, maxPerWorkflow: 1000 };
+export { RETENTION_DEFAULTS } from './retention.js';
 const PRUNE_EVERY_MS = 60_000;
 /**
  * A workflow is also pruned once this many of its records (or `maxPerWorkflow`, when larger) were stored
@@ -283,13 +283,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
     async prune(workflowId: string, now = Date.now()): Promise<number> {
       lastPruned.set(workflowId, now);
       savedSincePrune.set(workflowId, 0);
-      const oldest = now - retentionDays * 86_400_000;
-      let kept = 0;
-      const doomed: Batch[] = [];
-      for (const batch of await batchesUnder(`runs:${enc(workflowId)}:`)) {
-        if (kept >= maxPerWorkflow || batch.at < oldest) doomed.push(batch);
-        else kept += batch.count;
-      }
+      const doomed = doomedBatches(await batchesUnder(`runs:${enc(workflowId)}:`), { retentionDays, maxPerWorkflow }, now);
       const candidates = await linkedIn(workflowId, doomed);
       // In slices: a busy workflow can have a minute's worth of batches to remove at once. Batches are read
       // only for the `ids:` index and for executions with linked records; those go before the batch holding
