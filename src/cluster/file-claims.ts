@@ -14,7 +14,8 @@ export interface FileClaimsOptions {
  * Slot claims on a file system: the first process to create `<slot>-<flow>` exclusively (`open(..., 'wx')`,
  * atomic on local disks and NFSv3+) runs the slot, every other gets EEXIST and skips it. Nothing is owned
  * beyond one slot, so a host that dies (even by SIGKILL) blocks nothing: the others claim the next slots.
- * Claims of old slots made long ago are swept now and then (the slot time leads the file name).
+ * Claims of old slots made long ago are swept now and then (the slot time leads the file name), by a claim
+ * and, once this process claimed anything, every quarter of `ttlMs` even when it claims nothing more.
  * @example
  * const claim = fileClaims({ dir: join(home, 'run', 'schedule-claims'), ttlMs: 3_600_000 })
  * if (await claim('wf_1', Date.parse('2026-11-01T06:30:00Z'))) run()
@@ -23,6 +24,8 @@ export function fileClaims(options: FileClaimsOptions): (name: string, at: numbe
   const { dir, ttlMs } = options;
   const now = options.now ?? Date.now;
   let sweptAt = 0;
+  // Armed by the first claim: an idle process sweeps too, so the claims of its last busy hour go.
+  let idleSweep: ReturnType<typeof setInterval> | null = null;
 
   async function create(file: string): Promise<boolean> {
     try {
@@ -60,6 +63,10 @@ export function fileClaims(options: FileClaimsOptions): (name: string, at: numbe
       sweptAt = now();
       // Losing a sweep only leaves files for the next one; it never affects the slot being claimed.
       void sweep().catch(() => {});
+    }
+    if (!idleSweep) {
+      idleSweep = setInterval(() => void sweep().catch(() => {}), ttlMs / 4);
+      idleSweep.unref();
     }
     return mine;
   };

@@ -13,7 +13,6 @@ const CLOUD: Array<[string, string]> = [
   ['waits:early:', 'early calls'],
   ['waits:ended:', 'ended markers'],
   ['waits:of:', 'wait links'],
-  ['waits:layout', 'wait links'],
   ['waits:new:', 'wait notes'],
   ['workflows:', 'published'],
   ['workflow-names:', 'published'],
