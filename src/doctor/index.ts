@@ -72,8 +72,9 @@ export async function examineHome({ home, storage, config, now = Date.now() }: {
     if (k.open) k.count = k.open.size;
     delete k.open;
     const removable = removes.get(k.kind);
-    // Retention removes cloud records, and claims among the home's files.
-    if (removable && (k.place === 'cloud') === !k.kind.endsWith(' claims')) k.removable = removable;
+    // Retention removes records of the cloud mount, and among the home's files only claims.
+    const prunable = k.kind.endsWith(' claims') ? k.place === 'home' : k.place === 'cloud';
+    if (removable && prunable) k.removable = removable;
   }
   const list = [...kinds.values()].sort((a, b) => (a.place === b.place ? a.kind.localeCompare(b.kind) : a.place.localeCompare(b.place)));
   const total = list.reduce(

@@ -37,7 +37,7 @@ const PRUNE_EVERY_MS = 60_000;
 /**
  * A workflow is also pruned once this many of its records (or `maxPerWorkflow`, when larger) were stored
  * here since its last prune: a busy workflow's home then stays near what retention keeps, and each prune
- * removes a few batches rather than a minute's worth at once (unlinked on the event loop, which answers wait).
+ * removes a few batches rather than a minute's worth at once (unlinked on the event loop, while answers wait).
  */
 const PRUNE_AFTER_RECORDS = 256;
 /** Batches removed, or read, at once. */
