@@ -3,7 +3,7 @@ import type { Cluster } from './index.js';
 import { fileClaims } from './file-claims.js';
 
 /** How long a claim is kept: far beyond any clock skew between hosts, short enough to leave no litter. */
-const CLAIM_TTL_MS = 60 * 60 * 1000;
+export const CLAIM_TTL_MS = 60 * 60 * 1000;
 
 /** What a claim is for: a schedule's fire time, resuming a dead process's execution, waking a wait. */
 export type ClaimKind = 'schedule' | 'resume' | 'wait';

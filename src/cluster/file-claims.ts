@@ -13,9 +13,10 @@ export interface FileClaimsOptions {
 /**
  * Claims on a file system of one name at one time (a schedule's fire time, a wait's due time): the first
  * process to create `<time>-<name>` exclusively (`open(..., 'wx')`, atomic on local disks and NFSv3+) does
- * that work, every other gets EEXIST and skips it. Nothing is owned
- * beyond one time, so a host that dies (even by SIGKILL) blocks nothing: the others claim the next times.
- * Claims of old times made long ago are swept now and then (the time leads the file name).
+ * that work, every other gets EEXIST and skips it. Nothing is owned beyond one time, so a host that dies (even
+ * by SIGKILL) blocks nothing: the others claim the next times. Claims of old times made long ago are swept now
+ * and then (the time leads the file name), by a claim and, once this process claimed anything, every quarter
+ * of `ttlMs` even when it claims nothing more.
  * @example
  * const claim = fileClaims({ dir: join(home, 'run', 'schedule-claims'), ttlMs: 3_600_000 })
  * if (await claim('wf_1', Date.parse('2026-11-01T06:30:00Z'))) run()
@@ -24,6 +25,8 @@ export function fileClaims(options: FileClaimsOptions): (name: string, at: numbe
   const { dir, ttlMs } = options;
   const now = options.now ?? Date.now;
   let sweptAt = 0;
+  // Armed by the first claim: an idle process sweeps too, so the claims of its last busy hour go.
+  let idleSweep: ReturnType<typeof setInterval> | null = null;
 
   async function create(file: string): Promise<boolean> {
     try {
@@ -61,6 +64,10 @@ export function fileClaims(options: FileClaimsOptions): (name: string, at: numbe
       sweptAt = now();
       // Losing a sweep only leaves files for the next one; it never affects the time being claimed.
       void sweep().catch(() => {});
+    }
+    if (!idleSweep) {
+      idleSweep = setInterval(() => void sweep().catch(() => {}), ttlMs / 4);
+      idleSweep.unref();
     }
     return mine;
   };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What a running `weir serve` records in its home, so `workflows webhook-url` can print a reachable URL. */
@@ -11,14 +11,37 @@ export interface ServeInfo {
 
 const file = (home: string) => join(home, 'run', 'serve.json');
 
-/** Records the running host (removed again by {@link clearServeInfo}). */
-export async function writeServeInfo(home: string, info: ServeInfo): Promise<void> {
+/**
+ * Records the running host, unless another live host on this home is recorded already: a second `weir serve`
+ * on the home leaves the first one's record, so its URL stays the one printed. Written whole (a temporary
+ * file renamed), so a reader never sees half of it. Resolves with whether this host's record was written.
+ * @example
+ * const mine = await writeServeInfo(home, { pid: process.pid, url: 'http://127.0.0.1:8787' })
+ */
+export async function writeServeInfo(home: string, info: ServeInfo): Promise<boolean> {
+  const running = readServeInfo(home);
+  if (running && running.pid !== info.pid) return false;
   await mkdir(join(home, 'run'), { recursive: true });
-  await writeFile(file(home), JSON.stringify(info));
+  const temp = `${file(home)}.${process.pid}.tmp`;
+  await writeFile(temp, JSON.stringify(info));
+  await rename(temp, file(home));
+  return true;
 }
 
-export async function clearServeInfo(home: string): Promise<void> {
-  await rm(file(home), { force: true });
+/**
+ * Removes the record of the host with process id `pid` when stopping: only its own, so a second host that
+ * stops (or fails to start) never removes the record of the first, still running.
+ * @example
+ * await clearServeInfo(home, process.pid)
+ */
+export async function clearServeInfo(home: string, pid: number): Promise<void> {
+  let recorded: number | undefined;
+  try {
+    recorded = (JSON.parse(readFileSync(file(home), 'utf8')) as ServeInfo).pid;
+  } catch {
+    return;
+  }
+  if (recorded === pid) await rm(file(home), { force: true });
 }
 
 /** The host running on this home, or null (no record, or its process is gone). */

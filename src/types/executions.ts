@@ -83,7 +83,11 @@ export interface Executions {
    * executions whose final record went with them; returns how many records went.
    */
   prune(workflowId: string, now?: number): Promise<number>;
-  /** Prunes a workflow at most once a minute per instance: called after each execution. */
+  /**
+   * Prunes a workflow once a minute per instance, or sooner once `maxPerWorkflow` (at least 256) of its
+   * records were stored here since its last prune; never two prunes of one workflow at once. Called after
+   * each execution.
+   */
   pruneIfDue(workflowId: string): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import { newId } from '../util/ids.js';
 import type { WaitStore } from './store.js';
 
 /** How long a `new:` note stays for the other hosts to read. */
-const NOTE_TTL_MS = 60_000;
+export const NOTE_TTL_MS = 60_000;
 /** How often a host looks for notes (on a probe that saw a change, or every fifth time without a probe). */
 const LOOK_MS = 1000;
 const CHANNEL = 'waits';
@@ -12,6 +12,12 @@ const CHANNEL = 'waits';
 const GATHER_MS = 50;
 /** `<written at>_<process>_<sequence>`, holding the keys as a JSON array. */
 const NOTE = /^(\d+)_([^_]+)_\d+$/;
+
+/** Whether a note (by name) is past its minute at `now`, to be dropped by the next look: a malformed one is. */
+export const noteExpired = (note: string, now: number): boolean => {
+  const m = NOTE.exec(note);
+  return !m || Number(m[1]) < now - NOTE_TTL_MS;
+};
 
 /** Options of {@link announcer}. */
 export interface AnnouncerOptions {
@@ -28,7 +34,7 @@ export interface AnnouncerOptions {
  * Tells the other processes on the same storage about new wakes, so a host's timer holds the waits that
  * other hosts and CLI runs created, not only its own: through Redis pub/sub in a cluster, else as short-lived
  * `new:` notes in storage (the keys of 50 ms in one note) that every host reads on a change of their folder,
- * and that are dropped after a minute. A note lost in a crash only delays the others until their next start.
+ * and that are dropped after a minute (by the next look after that, on an idle host too). A note lost in a crash only delays the others until their next start.
  * @example
  * const announce = announcer({ store, cluster, probeDir, probe: fsProbe, add: (key) => timer.add(key, dueAtOf(key)) })
  * announce.send(['1767225600000.exec_1.wait-1'])
@@ -44,19 +50,26 @@ export function announcer(options: AnnouncerOptions) {
   let sequence = 0;
   const writing = new Set<Promise<void>>();
 
-  async function look(): Promise<void> {
+  /** Takes in the others' new notes and drops expired ones; resolves with when the next kept one expires. */
+  async function look(): Promise<number> {
     const before = Date.now() - NOTE_TTL_MS;
     const notes = await store.notes();
     const present = new Set(notes);
+    let nextExpiry = Infinity;
     for (const note of seen) if (!present.has(note)) seen.delete(note);
     for (const note of notes) {
       const m = NOTE.exec(note);
-      if (!m || Number(m[1]) < before) await store.removeNote(note).catch(() => {});
-      else if (m[2] !== self && !seen.has(note)) {
+      if (!m || Number(m[1]) < before) {
+        await store.removeNote(note).catch(() => {});
+        continue;
+      }
+      nextExpiry = Math.min(nextExpiry, Number(m[1]) + NOTE_TTL_MS);
+      if (m[2] !== self && !seen.has(note)) {
         seen.add(note);
         for (const key of (await store.note(note)) ?? []) options.add(key);
       }
     }
+    return nextExpiry;
   }
 
   function flush(): void {
@@ -87,12 +100,17 @@ export function announcer(options: AnnouncerOptions) {
       let seen: string | null = null;
       let ticks = 0;
       let looking = false;
+      // A note outlives its minute only until the next look: on a host where nothing changes any more, the
+      // look is made when the oldest kept note expires, so no note stays on an idle host.
+      let nextExpiry = Infinity;
       const timer = setInterval(() => {
         const sig = probe?.signature() ?? null;
-        if (looking || (probe ? sig === seen : ++ticks % 5 !== 0)) return;
+        const expired = Date.now() >= nextExpiry;
+        if (looking || (!expired && (probe ? sig === seen : ++ticks % 5 !== 0))) return;
         seen = sig;
         looking = true;
         void look()
+          .then((at) => (nextExpiry = at))
           .catch(() => {})
           .finally(() => (looking = false));
       }, LOOK_MS);

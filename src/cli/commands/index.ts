@@ -12,6 +12,7 @@ import { webviewCommands } from './webview.js';
 import { project } from './project.js';
 import { serve } from './serve.js';
 import { nodes } from './nodes.js';
+import { doctor } from './doctor.js';
 
 /** The whole command table (groups, aliases, commands); usage, checks and dispatch derive from it. */
 export const root: GroupSpec = {
@@ -33,5 +34,6 @@ export const root: GroupSpec = {
     preview,
     ...webviewCommands,
     serve,
+    doctor,
   ],
 };

@@ -149,6 +149,6 @@ export const serve: CommandSpec = {
 
     const signal = await untilSignal();
     logger.info({ signal }, 'stopping: finishing requests and executions in flight');
-    return shutDown(logger, [() => serving.close(), async () => part?.close(), () => clearServeInfo(ctx.home)]);
+    return shutDown(logger, [() => serving.close(), async () => part?.close(), () => clearServeInfo(ctx.home, process.pid)]);
   },
 };

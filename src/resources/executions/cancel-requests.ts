@@ -6,6 +6,13 @@ import type { KeyValueStorage } from '../../storage/index.js';
 export const CANCEL_CHECK_MS = 250;
 const CHANNEL = 'executions:cancel';
 const enc = encodeURIComponent;
+/**
+ * A request older than this is stale: its maker waits 10 s for the cancel and then withdraws it, so one still
+ * there was left by a maker that died meanwhile (a killed CLI).
+ */
+export const CANCEL_REQUEST_TTL_MS = 5 * 60_000;
+/** How often a process following requests removes stale ones, busy or not (an idle host keeps none). */
+const SWEEP_MS = 60_000;
 
 /** Cancel requests for executions running in another process: see {@link createCancelRequests}. */
 export interface CancelRequests {
@@ -13,6 +20,8 @@ export interface CancelRequests {
   request(id: string): Promise<void>;
   /** Takes a request back (once it was carried out, or given up on). */
   withdraw(id: string): Promise<void>;
+  /** Removes the requests made before `before` (ms), stale ones; resolves with how many went. */
+  expire(before: number): Promise<number>;
   /**
    * Carries out requests here: `cancel(id)` says whether `id` ran here (its request is then removed). Call
    * `busy(true)` while executions run here, `busy(false)` when none does; `close()` stops listening.
@@ -24,21 +33,35 @@ export interface CancelRequests {
  * Cancel requests as items `cancel:<id>` of the cloud `executions` view, announced on the cluster's pub/sub
  * when there is one. A process looks at the prefix every {@link CANCEL_CHECK_MS} only while it runs
  * executions, and skips the read when the probe says the prefix did not change (the fs driver); storage
- * is the fallback for a missed message, and the only channel without Redis.
+ * is the fallback for a missed message, and the only channel without Redis. A follower removes stale
+ * requests (older than {@link CANCEL_REQUEST_TTL_MS}) once a minute, idle or not.
  * @example
  * const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe, cluster })
  * await requests.request('exec_123')
  */
-export function createCancelRequests({ store, probe, cluster }: { store: KeyValueStorage; probe: ChangeProbe; cluster: Cluster | null }): CancelRequests {
+export function createCancelRequests({ store, probe, cluster, sweepMs = SWEEP_MS }: { store: KeyValueStorage; probe: ChangeProbe; cluster: Cluster | null; sweepMs?: number }): CancelRequests {
   const withdraw = (id: string) => store.removeItem(`cancel:${enc(id)}`);
+  async function expire(before: number): Promise<number> {
+    const keys = await store.getKeys('cancel:');
+    const items = keys.length ? await store.getItems(keys) : [];
+    const stale = items.filter(({ value }) => {
+      const at = Date.parse((typeof value === 'string' ? (JSON.parse(value) as { at?: string }) : (value as { at?: string } | null))?.at ?? '');
+      return !(at >= before);
+    });
+    await Promise.all(stale.map(({ key }) => store.removeItem(key)));
+    return stale.length;
+  }
   return {
     async request(id) {
       await store.setItem(`cancel:${enc(id)}`, JSON.stringify({ at: new Date().toISOString() }));
       await cluster?.publish(CHANNEL, { id }).catch(() => {});
     },
     withdraw,
+    expire,
     follow(cancel) {
       let timer: ReturnType<typeof setInterval> | null = null;
+      const sweep = setInterval(() => void expire(Date.now() - CANCEL_REQUEST_TTL_MS).catch(() => {}), sweepMs);
+      sweep.unref?.();
       let active = false;
       let checking = false;
       let seen: string | null = null;
@@ -86,6 +109,7 @@ export function createCancelRequests({ store, probe, cluster }: { store: KeyValu
           unsubscribe ??= cluster ? cluster.subscribe(CHANNEL, (m: { id?: unknown }) => typeof m?.id === 'string' && carryOut(m.id)).catch(() => null) : null;
         },
         async close() {
+          clearInterval(sweep);
           if (timer) clearInterval(timer);
           timer = null;
           active = false;

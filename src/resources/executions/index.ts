@@ -14,6 +14,7 @@ import { createExecutionConfigs } from './configs.js';
 import { createReverseClock, parseBatch, type Batch } from './batch-keys.js';
 import type { ExecutionPage, ExecutionPageOptions, Executions, LinkedRecords } from '../../types/executions.js';
 import { cursorOf, cursorPosition, MAX_PAGE } from './cursor.js';
+import { doomedBatches, RETENTION_DEFAULTS } from './retention.js';
 
 export type { Executions, LinkedRecords } from '../../types/executions.js';
 
@@ -35,9 +36,14 @@ export interface ExecutionsOptions {
   linked?: LinkedRecords;
 }
 
-/** Defaults of `weir.config.json` `executions`: keep 30 days, at most 1,000 per workflow. */
-export const RETENTION_DEFAULTS = { retentionDays: 30, maxPerWorkflow: 1000 };
+export { RETENTION_DEFAULTS } from './retention.js';
 const PRUNE_EVERY_MS = 60_000;
+/**
+ * A workflow is also pruned once this many of its records (or `maxPerWorkflow`, when larger) were stored
+ * here since its last prune: a busy workflow's home then stays near what retention keeps, and each prune
+ * removes a few batches rather than a minute's worth at once (unlinked on the event loop, while answers wait).
+ */
+const PRUNE_AFTER_RECORDS = 256;
 /** Batches removed, or read, at once. */
 const SLICE = 64;
 /**
@@ -69,6 +75,9 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
   const retentionDays = config.retentionDays ?? RETENTION_DEFAULTS.retentionDays;
   const maxPerWorkflow = config.maxPerWorkflow ?? RETENTION_DEFAULTS.maxPerWorkflow;
   const lastPruned = new Map<string, number>();
+  // Records stored per workflow since its last prune, and the workflows being pruned (one prune at a time).
+  const savedSincePrune = new Map<string, number>();
+  const pruning = new Set<string>();
   // Runs in progress in this process (and finished ones until their batch is written): reads see them first.
   const live = new Map<string, { workflowId: string; view: () => ExecutionRecord }>();
   const writer = newId('w', 8).slice(2);
@@ -174,6 +183,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
         if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
         return batch;
       };
+      savedSincePrune.set(record.workflowId, (savedSincePrune.get(record.workflowId) ?? 0) + 1);
       return commit.put(record.workflowId, update, !options.linger);
     },
 
@@ -276,13 +286,8 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
      */
     async prune(workflowId: string, now = Date.now()): Promise<number> {
       lastPruned.set(workflowId, now);
-      const oldest = now - retentionDays * 86_400_000;
-      let kept = 0;
-      const doomed: Batch[] = [];
-      for (const batch of await batchesUnder(`runs:${enc(workflowId)}:`)) {
-        if (kept >= maxPerWorkflow || batch.at < oldest) doomed.push(batch);
-        else kept += batch.count;
-      }
+      savedSincePrune.set(workflowId, 0);
+      const doomed = doomedBatches(await batchesUnder(`runs:${enc(workflowId)}:`), { retentionDays, maxPerWorkflow }, now);
       const candidates = await linkedIn(workflowId, doomed);
       // In slices: a busy workflow can have a minute's worth of batches to remove at once. Batches are read
       // only for the `ids:` index and for executions with linked records; those go before the batch holding
@@ -302,10 +307,21 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
       return doomed.reduce((n, b) => n + b.count, 0);
     },
 
-    /** Prunes a workflow at most once a minute per instance: called after each execution. */
+    /**
+     * Prunes a workflow once a minute per instance, or sooner once enough of its records were stored here
+     * (see PRUNE_AFTER_RECORDS); never two prunes of one workflow at once. Called after each execution.
+     */
     async pruneIfDue(workflowId: string): Promise<void> {
       const now = Date.now();
-      if (now - (lastPruned.get(workflowId) ?? 0) >= PRUNE_EVERY_MS) await api.prune(workflowId, now);
+      const saved = savedSincePrune.get(workflowId) ?? 0;
+      const due = now - (lastPruned.get(workflowId) ?? 0) >= PRUNE_EVERY_MS || saved >= Math.max(maxPerWorkflow, PRUNE_AFTER_RECORDS);
+      if (!due || pruning.has(workflowId)) return;
+      pruning.add(workflowId);
+      try {
+        await api.prune(workflowId, now);
+      } finally {
+        pruning.delete(workflowId);
+      }
     },
   };
   return api;

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { createWeir } from '../../../src/index.js';
 import { createCancelRequests } from '../../../src/resources/executions/cancel-requests.js';
 import { tmpDir } from '../../_utils.js';
+import { until } from '../../host/_helpers.js';
 
 test('a cancel request read before its run started here is carried out once the run starts, though storage did not change since', async () => {
   const weir = await createWeir({ home: tmpDir(), env: {} });
@@ -31,6 +32,23 @@ test('a cancel request read before its run started here is carried out once the 
   clearTimeout(timer);
   await watch.close();
   await weir.close();
+});
+
+test('a follower idle or not removes cancel requests left stale by a maker that died; fresh ones stay', async () => {
+  const weir = await createWeir({ home: tmpDir(), env: {} });
+  const store = weir.storage.view('cloud', 'executions');
+  const requests = createCancelRequests({ store, probe: { signature: () => null }, cluster: null, sweepMs: 50 });
+  // A CLI killed while it waited for its cancel: its request stays behind, ten minutes old.
+  await store.setItem('cancel:exec_stale', JSON.stringify({ at: new Date(Date.now() - 10 * 60_000).toISOString() }));
+  await requests.request('exec_fresh');
+  const watch = requests.follow(() => false);
+  try {
+    await until(async () => !(await store.hasItem('cancel:exec_stale')), 5000, 'the stale request to go');
+    assert.ok(await store.hasItem('cancel:exec_fresh'), 'a fresh request stays for its maker to withdraw');
+  } finally {
+    await watch.close();
+    await weir.close();
+  }
 });
 
 test.run();
