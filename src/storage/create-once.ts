@@ -8,7 +8,7 @@ interface CreatingDriver {
 
 const hasMounts = (storage: KeyValueStorage): storage is KeyValueStorage & Storage => typeof (storage as Partial<Storage>).getMount === 'function';
 // Keys being created through the fallback, per store: this process's own callers never both win.
-const pending = new WeakMap<KeyValueStorage, Set<string>>();
+const pending = new WeakMap<object, Set<string>>();
 
 /**
  * Writes `value` under `key` only when the key is absent, and says whether it did: true for exactly one of
@@ -21,14 +21,17 @@ const pending = new WeakMap<KeyValueStorage, Set<string>>();
  */
 export async function setItemIfAbsent(storage: KeyValueStorage, key: string, value: string): Promise<boolean> {
   if (storage.setItemIfAbsent) return storage.setItemIfAbsent(key, value);
+  // The driver behind the key stands for the store: several storages opened on one driver share its keys.
+  let store: object = storage;
   if (hasMounts(storage)) {
     const full = normalizeKey(key);
     const { base, driver } = storage.getMount(full);
     const creating = driver as Partial<CreatingDriver>;
     if (creating.setItemIfAbsent) return creating.setItemIfAbsent(full.slice(base.length), value);
+    store = driver;
   }
-  let keys = pending.get(storage);
-  if (!keys) pending.set(storage, (keys = new Set()));
+  let keys = pending.get(store);
+  if (!keys) pending.set(store, (keys = new Set()));
   if (keys.has(key)) return false;
   keys.add(key);
   try {
