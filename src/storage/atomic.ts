@@ -1,5 +1,5 @@
 import { closeSync, constants, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { mkdir, open, rename, writeFile, rm } from 'node:fs/promises';
+import { link, mkdir, open, rename, writeFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 let counter = 0;
@@ -22,6 +22,34 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
+  }
+}
+
+/**
+ * Creates `file` holding `data` unless a file of that name exists: true for exactly one of any number of
+ * callers, in any process on the same file system. The bytes go to a temporary sibling that is then linked
+ * in under the name (a link fails when the name exists, atomically on local disks and NFS), so a reader never
+ * sees a partial file and a kill -9 leaves at most a temporary file that listings skip.
+ * @example
+ * if (await createFileOnce('/srv/weir/cloud/workflow-versions/wf_1/4', '{}')) publishAs(4)
+ */
+export async function createFileOnce(file: string, data: string | Uint8Array): Promise<boolean> {
+  const tmp = `${file}.${process.pid}.${++counter}.tmp`;
+  try {
+    await writeFile(tmp, data);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(tmp, data);
+  }
+  try {
+    await link(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await rm(tmp, { force: true });
   }
 }
 

@@ -3,7 +3,7 @@ import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { defineDriver } from 'unstorage';
 import { WeirError } from '../errors.js';
-import { isTempFile, overwrite, overwriteSync, writeFileAtomic, writeFileAtomicSync } from './atomic.js';
+import { createFileOnce, isTempFile, overwrite, overwriteSync, writeFileAtomic, writeFileAtomicSync } from './atomic.js';
 
 /**
  * Records up to this many characters are written synchronously (see `setItem`); larger ones go through the
@@ -103,6 +103,12 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     },
     async setItemRaw(key, value) {
       await written(key, () => writeFileAtomic(toPath(key), value));
+    },
+    /** Writes `value` only where `key` is absent: true for exactly one writer across processes (see `setItemIfAbsent`). */
+    async setItemIfAbsent(key: string, value: string): Promise<boolean> {
+      let created = false;
+      await written(key, async () => (created = await createFileOnce(toPath(key), value)));
+      return created;
     },
     // One unlink on the calling thread, like a small write: `rm` would first stat the path on the thread pool
     // to tell a folder from a file, and a key is always a file. An absent one (a checkpoint's second copy,

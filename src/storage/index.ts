@@ -9,6 +9,7 @@ import type { KeyValueStorage } from './types.js';
 import { prefixView } from './view.js';
 
 export type { KeyValueStorage } from './types.js';
+export { setItemIfAbsent } from './create-once.js';
 
 /** The two storage mounts: `local` (workflow drafts) and `cloud` (published workflows, organization resources). */
 export type MountName = 'local' | 'cloud';

@@ -67,6 +67,7 @@ export const memoryDriver = defineDriver<void>(() => {
     getItemRaw: (key) => data.get(key) ?? null,
     setItem: set,
     setItemRaw: set,
+    setItemIfAbsent: (key: string, value: string): boolean => !data.has(key) && (set(key, value), true),
     removeItem(key) {
       if (!data.delete(key)) return;
       const segments = key.split(':').slice(0, -1);

@@ -40,13 +40,27 @@ end
 return redis.call('ZRANGEBYLEX', KEYS[1], ARGV[3], ARGV[4])`;
 
 /**
+ * Sets a value only where its key is absent, and indexes the key when it does (one step, so no other writer
+ * comes between). KEYS: the value's key, index. ARGV: value, key as indexed. Returns 1 when it set the value.
+ */
+const CREATE_SCRIPT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
+  redis.call('ZADD', KEYS[2], 0, ARGV[2])
+  return 1
+end
+return 0`;
+
+/**
  * ioredis, an optional peer package: opening a Redis mount loads it first, so a missing install shows at startup.
  * @example
  * const { Redis } = await loadIoredis()
  */
 export const loadIoredis = () => loadOptional('ioredis', 'Redis storage (storage driver "redis")', () => import('ioredis'));
 
-type Client = Redis & { weirList(index: string, expiries: string, now: number, prefix: string, from: Buffer, to: Buffer): Promise<string[]> };
+type Client = Redis & {
+  weirList(index: string, expiries: string, now: number, prefix: string, from: Buffer, to: Buffer): Promise<string[]>;
+  weirCreate(key: string, index: string, value: string, indexed: string): Promise<number>;
+};
 
 /**
  * The `redis` storage driver: unstorage's key layout (`<base>:<key>` -> the value string, readable by its
@@ -78,6 +92,7 @@ export const redisDriver = defineDriver((opts: RedisDriverOptions = {}) => {
       const options = { enableAutoPipelining: true, ...redisOptions };
       const r = url ? new Redis(url, options) : new Redis(options);
       r.defineCommand('weirList', { numberOfKeys: 2, lua: LIST_SCRIPT });
+      r.defineCommand('weirCreate', { numberOfKeys: 2, lua: CREATE_SCRIPT });
       return r as Client;
     }));
   if (preConnect) void redis();
@@ -107,6 +122,10 @@ export const redisDriver = defineDriver((opts: RedisDriverOptions = {}) => {
       if (ttl) multi.set(full(key), value, 'EX', ttl).zadd(expiries, Date.now() + ttl * 1000, key);
       else multi.set(full(key), value).zrem(expiries, key);
       await multi.zadd(index, 0, key).exec();
+    },
+    /** Writes `value` only where `key` is absent (SET NX): true for exactly one writer (see `setItemIfAbsent`). */
+    async setItemIfAbsent(key: string, value: string): Promise<boolean> {
+      return (await (await redis()).weirCreate(full(key), index, value, key)) === 1;
     },
     async removeItem(key) {
       await (await redis()).multi().unlink(full(key)).zrem(index, key).zrem(expiries, key).exec();

@@ -22,6 +22,12 @@ export interface KeyValueStorage {
   /** Bytes stored as they are (object bodies kept in the store rather than in files). */
   getItemRaw<T = unknown>(key: string): Promise<T | null>;
   setItemRaw(key: string, value: unknown): Promise<void>;
+  /**
+   * Optional: writes `value` only where `key` is absent, atomically across every process sharing the store,
+   * and says whether it did (weir's fs, redis and memory drivers have it; see `setItemIfAbsent` in
+   * src/storage/create-once.ts for stores without it).
+   */
+  setItemIfAbsent?(key: string, value: string): Promise<boolean>;
   removeItem(key: string): Promise<void>;
   /** Every key under `base` (all keys without it). */
   getKeys(base?: string): Promise<string[]>;

@@ -1,4 +1,5 @@
 import { WeirError } from '../errors.js';
+import { setItemIfAbsent } from './create-once.js';
 import type { KeyValueStorage } from './types.js';
 
 /** `a/b:` -> `a:b`: the key layout of unstorage, so a view's keys match what its driver stores. */
@@ -29,6 +30,7 @@ export function prefixView(storage: KeyValueStorage, prefix: string): KeyValueSt
     setItem: async (key, value, options) => storage.setItem(at(key), value, options),
     getItemRaw: async (key) => storage.getItemRaw(at(key)),
     setItemRaw: async (key, value) => storage.setItemRaw(at(key), value),
+    setItemIfAbsent: async (key, value) => setItemIfAbsent(storage, at(key), value),
     removeItem: async (key) => storage.removeItem(at(key)),
     getKeys: async (sub = '') => (await storage.getKeys(base + sub)).map((key) => key.slice(base.length)),
     clear: (sub = '') => storage.clear(base + sub),

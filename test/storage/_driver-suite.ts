@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { decodeKeyPart, encodeKeyPart } from '../../src/storage/keys.js';
-import type { KeyValueStorage, Storages } from '../../src/storage/index.js';
+import { setItemIfAbsent, type KeyValueStorage, type Storages } from '../../src/storage/index.js';
 
 /** What a driver does where drivers legitimately differ. */
 export interface DriverTraits {
@@ -241,6 +241,19 @@ export function driverSuite(name: string, makeStorage: () => Promise<Storages>, 
     assert.is(await cloud.hasItem('shared:k'), false);
     await other.view('cloud', 'shared').clear();
     assert.equal(await cloud.getKeys('shared'), []);
+  });
+
+  test('setItemIfAbsent: of many writers at once on two instances, through views, exactly one writes the key', async () => {
+    const other = await open();
+    const views = [storage.view('cloud', 'claims'), other.view('cloud', 'claims')];
+    const won = await Promise.all(Array.from({ length: 40 }, (_, i) => views[i % 2].setItemIfAbsent!('wf_1:7', `writer ${i}`)));
+    assert.is(won.filter(Boolean).length, 1, `${won.filter(Boolean).length} writers created the key`);
+    assert.is(await cloud.getItem('claims:wf_1:7'), `writer ${won.indexOf(true)}`);
+    assert.equal(await keysOf(cloud, 'claims'), ['claims:wf_1:7'], 'listed like any key, no temporary file left');
+    // On the mount itself (no view) too; a new key is still free.
+    assert.is(await setItemIfAbsent(cloud, 'claims:wf_1:7', 'late'), false);
+    assert.is(await setItemIfAbsent(other.cloud, 'claims:wf_1:8', 'next'), true);
+    assert.is(await cloud.getItem('claims:wf_1:8'), 'next');
   });
 
   test.run();

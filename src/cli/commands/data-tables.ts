@@ -1,3 +1,4 @@
+import { WeirError } from '../../errors.js';
 import { openInput, progress, writeOutput } from '../files.js';
 import { record, table } from '../output.js';
 import { parseJson, readUserFile } from '../read-input.js';
@@ -58,10 +59,17 @@ export const tables: GroupSpec = {
       name: 'query',
       summary: 'run SQL against the table (dotted names in double quotes: SELECT * FROM "user.orders")',
       args: [tableArg, { name: 'sql', required: true }],
-      flags: { params: { type: 'string', summary: 'JSON array (for ?) or object (for :name) of bound parameters', placeholder: 'json' } },
+      flags: {
+        params: { type: 'string', summary: 'JSON array (for ?) or object (for :name) of bound parameters', placeholder: 'json' },
+        timeout: { type: 'number', summary: 'time limit of the statement in ms, longer or shorter (default tables.timeoutMs, 30000)', placeholder: 'ms' },
+      },
       async run(ctx) {
         const params = ctx.flags.params === undefined ? [] : parseJson(ctx.flags.params, '--params');
-        const r = await (await ctx.weir()).tables.execute(ctx.args['table-id']!, ctx.args.sql!, params);
+        const limitMs = ctx.flags.timeout;
+        if (limitMs !== undefined && !(Number.isSafeInteger(limitMs) && limitMs >= 1)) {
+          throw new WeirError('USAGE', '--timeout must be a whole number of milliseconds, 1 or more', { hints: ['for example --timeout 60000 (one minute)'] });
+        }
+        const r = await (await ctx.weir()).tables.execute(ctx.args['table-id']!, ctx.args.sql!, params, { limitMs });
         if (r.reader) return { data: r.rows, text: r.rows.length ? table(r.rows, r.columns) : '(no rows)' };
         return { data: { changes: r.changes }, text: `${r.changes} row${r.changes === 1 ? '' : 's'} changed` };
       },

@@ -182,8 +182,8 @@ export function createTables({ home, config, system = [], engine: given }: Table
     /**
      * Runs one SQL statement with bound parameters on the table `ref` names: the statement may use no other
      * table; read-only tables refuse writes; ATTACH, PRAGMA, schema changes and extension loading are refused.
-     * It stops with TIMEOUT after `tables.timeoutMs` (or `options.timeoutMs` when shorter, or when
-     * `options.signal` aborts) and with RESULT_TOO_LARGE past `tables.maxRows` rows or `tables.maxBytes` bytes.
+     * It stops with TIMEOUT after `tables.timeoutMs` (or `options.limitMs` in its place; `options.timeoutMs`
+     * when shorter; or when `options.signal` aborts) and with RESULT_TOO_LARGE past `tables.maxRows` rows or `tables.maxBytes` bytes.
      */
     async execute(ref: string, sql: string, params: unknown = [], options: QueryOptions = {}): Promise<ExecResult> {
       if (typeof sql !== 'string' || !sql.trim()) throw new WeirError('INVALID_INPUT', 'SQL text must not be empty');

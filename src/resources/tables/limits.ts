@@ -2,9 +2,12 @@ import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
 import type { QueryLimits, Row } from './types.js';
 
-/** Per call: a shorter time limit (a node's `timeoutMs`) and a signal that stops the statement. */
+/** Per call: the time limit in place of `tables.timeoutMs`, a shorter one, and a signal that stops the statement. */
 export interface QueryOptions {
+  /** Shortens the time limit (a node's `timeoutMs`): a flow may not run a statement longer than the home allows. */
   timeoutMs?: number;
+  /** Replaces `tables.timeoutMs`, longer or shorter: the operator's own statement (`weir data tables query --timeout`). */
+  limitMs?: number;
   signal?: AbortSignal;
 }
 
@@ -30,10 +33,11 @@ export function queryLimits(config: WeirConfig): QueryLimits {
   return out;
 }
 
-/** The limits of one call: the configured ones, with the call's own time limit when it is shorter. */
+/** The limits of one call: the configured ones (the time limit replaced by `limitMs`), with the call's own time limit when it is shorter. */
 export function callLimits(limits: QueryLimits, options: QueryOptions = {}): QueryLimits {
-  const t = options.timeoutMs;
-  return typeof t === 'number' && t > 0 && t < limits.timeoutMs ? { ...limits, timeoutMs: t } : limits;
+  const { limitMs, timeoutMs: t } = options;
+  const base = typeof limitMs === 'number' && limitMs > 0 ? { ...limits, timeoutMs: limitMs } : limits;
+  return typeof t === 'number' && t > 0 && t < base.timeoutMs ? { ...base, timeoutMs: t } : base;
 }
 
 /**
@@ -43,7 +47,7 @@ export function callLimits(limits: QueryLimits, options: QueryOptions = {}): Que
  */
 export function queryTimeout(ms: number): WeirError {
   return new WeirError('TIMEOUT', `the SQL statement ran longer than ${ms} ms and was stopped`, {
-    hints: ['make the query cheaper (an index, a narrower WHERE), or raise tables.timeoutMs (or the node\'s timeoutMs) in weir.config.json'],
+    hints: ['make the query cheaper (an index, a narrower WHERE), or raise tables.timeoutMs in weir.config.json (or the node\'s timeoutMs, or the CLI\'s --timeout)'],
   });
 }
 

@@ -1,10 +1,12 @@
 // The SQL process: runs the statements users write against one tables database, away from the host, so a
 // statement past its time limit can be stopped by ending this process (SQLite in WAL mode is crash-safe) and
 // a result past the caps is refused here, before it reaches the host. Started by sqlite-process.ts with the
-// database file as its argument; it answers one request at a time.
+// database file and the starter's pid as its arguments; it answers one request at a time, and ends as soon as
+// its starter is gone (a statement may be running: nothing else would stop it then).
 import { toWeirError } from '../../errors.js';
 import { BUSY_TIMEOUT_MS, type SqlDatabase, type SqlParams, type SqlStatement, type SqliteChoice, loadSqliteDriver } from './sqlite-driver.js';
 import { ensureTemp, fillTemp, type TempTable } from './sqlite-ddl.js';
+import { endWithParent } from './parent-watch.js';
 import { sqlError } from './sqlite-errors.js';
 import { runStatement } from './sqlite-run.js';
 import type { ExecResult, QueryLimits, Row } from './types.js';
@@ -26,10 +28,11 @@ export type SqlReply =
 
 const CACHE_MAX = 256;
 const file = process.argv[2];
+endWithParent(Number(process.argv[3]));
 const statements = new Map<string, SqlStatement>();
 const temp = new Set<string>();
-// argv: the database file, and the driver `tables.sqlite` names (if any).
-const opened: Promise<SqlDatabase> = loadSqliteDriver(process.argv[3] as SqliteChoice | undefined).then((driver) => driver.open(file, BUSY_TIMEOUT_MS));
+// argv: the database file, the parent's pid, and the driver `tables.sqlite` names (if any).
+const opened: Promise<SqlDatabase> = loadSqliteDriver(process.argv[4] as SqliteChoice | undefined).then((driver) => driver.open(file, BUSY_TIMEOUT_MS));
 // Rejections are answered per request; this keeps an early one from ending the process.
 opened.catch(() => {});
 

@@ -20,7 +20,8 @@ const cancelled = (signal: AbortSignal) => (signal.reason instanceof WeirError ?
 /**
  * The process that runs user statements on one SQLite file: forked on first use, one statement at a time,
  * ended (SIGKILL) when a statement passes its time limit or its caller gives up, and forked again for the
- * next one. The host never blocks on SQL and only receives results within the caps.
+ * next one. The host never blocks on SQL and only receives results within the caps; the process ends by itself
+ * when the host does, however the host ended.
  * @example
  * const sql = createSqlProcess({ file: '/srv/weir/tables.sqlite' })
  * const { rows } = await sql.run({ sql: 'SELECT 1 AS x', params: [], system: [] }, limits)
@@ -31,7 +32,7 @@ export function createSqlProcess({ file, driver }: { file: string; driver?: Sqli
   let seq = 0;
 
   function start(): ChildProcess {
-    const c = fork(SCRIPT, driver ? [file, driver] : [file], { serialization: 'advanced', execArgv: EXEC_ARGV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const c = fork(SCRIPT, driver ? [file, String(process.pid), driver] : [file, String(process.pid)], { serialization: 'advanced', execArgv: EXEC_ARGV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     c.on('exit', () => child === c && (child = undefined));
     c.on('error', () => {}); // a failed start shows as 'exit' to the request waiting on it
     return c;

@@ -10,6 +10,7 @@ import { contentHash, syncAction, syncStatus } from './sync.js';
 import { templateNamed } from './templates/index.js';
 import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from './types.js';
 import { validateConfig, type ConfigCheck } from './validate.js';
+import { versionClaims } from './versions.js';
 import type { Workflows } from '../../types/workflows.js';
 
 export type { Workflows } from '../../types/workflows.js';
@@ -46,6 +47,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
   const local: KeyValueStorage = storage.view('local', 'workflows');
   const cloud: KeyValueStorage = storage.view('cloud', 'workflows');
   const tokens: KeyValueStorage = storage.view('cloud', 'webhook-tokens');
+  const versions = versionClaims(storage.view('cloud', 'workflow-versions'));
   // Name -> id indexes, one key per name (hashed: names are free text), so lookups by name and the
   // uniqueness check stay O(1) however many workflows there are, and concurrent writers never share a key.
   const localNames: KeyValueStorage = storage.view('local', 'workflow-names');
@@ -175,16 +177,26 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       return summarize(updated, await cloud.getItem<PublishedWorkflow>(wf.id));
     },
 
-    /** Publishes the draft; refused in `conflict` unless `force`. */
+    /**
+     * Publishes the draft; refused in `conflict` unless `force`. Concurrent publishes (other processes too)
+     * each get their own version number, and none is lost (see versions.ts).
+     */
     async publish(ref: string, options: { force?: boolean } = {}) {
-      const wf = await requireLocal(ref);
-      const current = await cloud.getItem<PublishedWorkflow>(wf.id);
-      if (current && syncStatus(wf, current) === 'conflict' && !options.force) {
-        throw new WeirError('CONFLICT', `workflow "${wf.name}" is in conflict: the cloud holds version ${current.version}, your draft is based on ${wf.base?.version}`, {
-          hints: [`run \`weir workflows diff ${wf.id}\` to compare, then \`weir workflows publish ${wf.id} --force\` to overwrite`],
-        });
-      }
-      check(wf.config);
+      const next = versions.race();
+      let wf: LocalWorkflow;
+      let version: number | null;
+      do {
+        // Read again on every turn: the publish that took the number may have changed the draft's base.
+        wf = await requireLocal(ref);
+        const current = await cloud.getItem<PublishedWorkflow>(wf.id);
+        if (current && syncStatus(wf, current) === 'conflict' && !options.force) {
+          throw new WeirError('CONFLICT', `workflow "${wf.name}" is in conflict: the cloud holds version ${current.version}, your draft is based on ${wf.base?.version}`, {
+            hints: [`run \`weir workflows diff ${wf.id}\` to compare, then \`weir workflows publish ${wf.id} --force\` to overwrite`],
+          });
+        }
+        check(wf.config);
+        version = await next(wf.id, current?.version ?? 0);
+      } while (version === null);
       const hash = hashJson(wf.config);
       const pub: PublishedWorkflow = {
         id: wf.id,
@@ -192,14 +204,16 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
         ...(wf.description ? { description: wf.description } : {}),
         config: wf.config,
         webhookToken: wf.webhookToken,
-        version: (current?.version ?? 0) + 1,
+        version,
         hash,
         publishedAt: now(),
       };
       await tokens.setItem(sha256(wf.webhookToken), { id: wf.id });
       await cloudNames.setItem(nameKey(pub.name), { id: pub.id });
-      await cloud.setItem(wf.id, pub);
+      // The draft's base before the published copy: the next number's publish starts once the copy is
+      // written, so the drafts' bases are written in the order of the versions too.
       await local.setItem(wf.id, { ...wf, base: { version: pub.version, hash: contentHash(wf.config) } });
+      await cloud.setItem(wf.id, pub);
       bus.emit('workflow:published', { id: wf.id, version: pub.version });
       return { id: wf.id, name: wf.name, version: pub.version, status: 'synced' as const };
     },
@@ -253,6 +267,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
         await cloud.removeItem(id);
         await cloudNames.removeItem(nameKey((wf ?? pub)!.name));
         await tokens.removeItem(sha256((wf ?? pub)!.webhookToken));
+        await versions.forget(id);
       }
       bus.emit('workflow:deleted', { id, unpublished: !!options.unpublish });
       return { id, deleted: true, unpublished: !!options.unpublish };
