@@ -8,15 +8,17 @@ import { API_BASE, openApiDocument } from './openapi.js';
 import { captureRoutes } from './routes/capture.js';
 import { executionRoutes } from './routes/executions.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { eventRoutes } from './routes/events.js';
+import { createEventLog, type EventLog } from './events/log.js';
 import { parseCall } from './validate.js';
 
 export type { ApiAccess, Authorize } from './access.js';
 export type { ApiDeps } from './deps.js';
 export type { ApiRoute } from './define.js';
 
-/** Every management route, declared once (src/api/routes/), the OpenAPI document's own route last. */
-export function apiRoutes(deps: ApiDeps): ApiRoute[] {
-  const routes: ApiRoute[] = [...workflowRoutes(deps), ...captureRoutes(deps), ...executionRoutes(deps)];
+/** Every management route, declared once (src/api/routes/), the OpenAPI document's own route last; the event streams read `log`. */
+export function apiRoutes(deps: ApiDeps, log: EventLog): ApiRoute[] {
+  const routes: ApiRoute[] = [...workflowRoutes(deps), ...captureRoutes(deps), ...executionRoutes(deps), ...eventRoutes(deps, log)];
   routes.push({
     method: 'GET',
     path: '/openapi.json',
@@ -29,13 +31,17 @@ export function apiRoutes(deps: ApiDeps): ApiRoute[] {
   return routes;
 }
 
-/** A declared route as a host route: access checked, then the request validated, then the handler's JSON answer. */
-function toHostRoute(route: ApiRoute, access: ApiAccess): Route {
+/**
+ * A declared route as a host route: access checked, then the request validated, then the handler's JSON
+ * answer. The first call let in starts the event log, so a client of the API misses no event of a run started after it.
+ */
+function toHostRoute(route: ApiRoute, access: ApiAccess, log: EventLog): Route {
   return {
     methods: [route.method],
     path: API_BASE + route.path,
     async handle(req, params) {
       await checkAccess(req, access);
+      log.start();
       const out = await route.handle(parseCall(route, req, params));
       if (out instanceof RawAnswer) return out.response;
       return { status: route.response.status, headers: { 'cache-control': 'no-store' }, body: out };
@@ -68,6 +74,7 @@ function unknownRoute(routes: readonly ApiRoute[], access: ApiAccess): Route {
  * const routes = managementRoutes(weir, { token: () => weir.interfaces.accessToken() })
  */
 export function managementRoutes(deps: ApiDeps, access: ApiAccess): Route[] {
-  const routes = apiRoutes(deps);
-  return [...routes.map((r) => toHostRoute(r, access)), unknownRoute(routes, access)];
+  const log = createEventLog(deps.bus);
+  const routes = apiRoutes(deps, log);
+  return [...routes.map((r) => toHostRoute(r, access, log)), unknownRoute(routes, access)];
 }
