@@ -29,6 +29,7 @@ export {
   type RouteParams,
 } from './host/index.js';
 export { onAbort } from './util/abort.js';
+export type { Authorize } from './api/index.js';
 export { defineNode, type NodeDefinition, type NodeContext, type NodeDocs, type NodeHandles, type Problem, type NodeConfigs } from './nodes/index.js';
 export { defineTrigger, type TriggerDefinition, type TriggerRuntime, type StopTrigger } from './triggers/index.js';
 export type { FlowConfig, TypedNode, WrittenConfig, Template } from './nodes/flow-config.js';

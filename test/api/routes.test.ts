@@ -96,6 +96,8 @@ test('openapi.json is an OpenAPI 3.1 document: operations with ids, parameters, 
     assert.is(doc.openapi, '3.1.0');
     assert.type(doc.info.title, 'string');
     assert.type(doc.info.version, 'string');
+    const docs = (await import('node:fs')).readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    for (const [path, item] of Object.entries<any>(doc.paths)) for (const m of METHODS.filter((x) => item[x])) assert.ok(docs.includes(`\`${m.toUpperCase()} ${path}`), `docs/api.md lists ${m.toUpperCase()} ${path}`);
     assert.equal(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearerAuth.description });
     const ids = new Set<string>();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
