@@ -1,6 +1,6 @@
-import { WeirError } from '../errors.js';
+import { errorResponse, WeirError } from '../errors.js';
 import { compileRoutes } from '../host/router.js';
-import type { Route } from '../types/http.js';
+import type { HostResponse, Route } from '../types/http.js';
 import { checkAccess, type ApiAccess } from './access.js';
 import { RawAnswer, type ApiRoute } from './define.js';
 import type { ApiDeps } from './deps.js';
@@ -40,13 +40,29 @@ function toHostRoute(route: ApiRoute, access: ApiAccess, log: EventLog): Route {
     methods: [route.method],
     path: API_BASE + route.path,
     async handle(req, params) {
-      await checkAccess(req, access);
-      log.start();
-      const out = await route.handle(parseCall(route, req, params));
-      if (out instanceof RawAnswer) return out.response;
-      return { status: route.response.status, headers: { 'cache-control': 'no-store' }, body: out };
+      try {
+        await checkAccess(req, access);
+        log.start();
+        const out = await route.handle(parseCall(route, req, params));
+        if (out instanceof RawAnswer) return out.response;
+        return { status: route.response.status, headers: { 'cache-control': 'no-store' }, body: out };
+      } catch (err) {
+        const answer = answerWithHints(err);
+        if (!answer) throw err;
+        return answer;
+      }
     },
   };
+}
+
+/**
+ * An error answered with its hints too (what to do next), so a remote CLI prints what the local one does.
+ * Only weir's own errors: anything else goes on to the host's mapper, which hides it.
+ */
+function answerWithHints(err: unknown): HostResponse | null {
+  if (!(err instanceof WeirError) || err.code === 'INTERNAL' || !err.hints.length) return null;
+  const { status, body } = errorResponse(err);
+  return { status, body: { error: { ...body.error, hints: err.hints } } };
 }
 
 /**

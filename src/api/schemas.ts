@@ -22,13 +22,13 @@ const errorInfo: JsonSchema = {
 export const components = {
   Error: {
     type: 'object',
-    description: 'Every failure: a stable code, a message, and for validation failures each problem in `details`.',
+    description: 'Every failure: a stable code, a message, for validation failures each problem in `details`, and what to do next in `hints`.',
     required: ['error'],
     properties: {
       error: {
         type: 'object',
         required: ['code', 'message'],
-        properties: { code: string, message: string, details: anyValue },
+        properties: { code: string, message: string, details: anyValue, hints: { type: 'array', items: string } },
       },
     },
   },

@@ -52,7 +52,8 @@ export const workflowRoutes = ({ workflows, capture, executor }: ApiDeps): ApiRo
     tag: 'workflows',
     summary: 'Replace the draft config, validated like `weir workflows save` (400 INVALID_CONFIG, every problem in `error.details`)',
     params: id,
-    body: { type: 'object', description: 'The workflow config (nodes, edges, variables, metadata).' },
+    // No shape checked here: `save` checks any JSON itself, so the answer is the same as the CLI's (every problem listed).
+    body: { description: 'The workflow config (nodes, edges, variables, metadata): see the WorkflowConfig schema.' },
     response: { status: 200, description: 'the saved draft with its sync status (`weir workflows save --json`)', schema: ref('WorkflowSummary') },
     handle: ({ params, body }) => workflows.save(params.id, body as WorkflowConfig),
   },
