@@ -10,10 +10,8 @@ import { executionRef, findFlow, workflowRef } from './shared.js';
 const GOING = new Set(['queued', 'running', 'waiting']);
 const isFinalEnd = (e: LoggedEvent) => e.name === 'execution:end' && !GOING.has((e.data as { status: string }).status);
 
-const resumeHeader = {
-  description:
-    'Each event has an `id`. Reconnecting with `Last-Event-ID` sends every event after that one, none twice; when the id is older than what the host keeps (or from another host), a `snapshot` event comes first. A `: ping` comment is sent every 15 s.',
-};
+const RESUMING =
+  'Each event has an `id`. Reconnecting with `Last-Event-ID` sends every event after that one, none twice; when the id is older than what the host keeps (or from another host), a `snapshot` event comes first. A `: ping` comment is sent every 15 s.';
 
 /**
  * Where a stream starts: after the client's `Last-Event-ID` when the log still holds every event since, else
@@ -32,7 +30,7 @@ export const eventRoutes = ({ executions, workflows }: ApiDeps, log: EventLog): 
     operationId: 'executionEvents',
     tag: 'events',
     summary: "Server-sent events of one execution: execution:start, node:start, node:end, execution:log, execution:end (secrets masked); the stream ends with the execution",
-    description: `${resumeHeader.description} A new stream (no Last-Event-ID) starts with a \`snapshot\` (the execution record); for an execution that already ended it is the only event.`,
+    description: `${RESUMING} A new stream (no Last-Event-ID) starts with a \`snapshot\` (the execution record); for an execution that already ended it is the only event.`,
     params: { id: executionRef },
     response: { status: 200, description: 'an event stream', schema: ref('BusEvent'), events: true },
     async handle({ params, req }) {
@@ -64,7 +62,7 @@ export const eventRoutes = ({ executions, workflows }: ApiDeps, log: EventLog): 
     operationId: 'workflowEvents',
     tag: 'events',
     summary: "Server-sent events of a workflow's executions as they start and end (execution:start, execution:end)",
-    description: `${resumeHeader.description} Here the \`snapshot\` is \`{items}\`: the workflow's 20 newest executions.`,
+    description: `${RESUMING} Here the \`snapshot\` is \`{items}\`: the workflow's 20 newest executions.`,
     params: { id: workflowRef },
     response: { status: 200, description: 'an event stream', schema: ref('BusEvent'), events: true },
     async handle({ params, req }) {
