@@ -77,7 +77,7 @@ function unknownRoute(routes: readonly ApiRoute[], access: ApiAccess): Route {
       await checkAccess(req, access);
       const methods = byPath.filter((r) => r.router.match(r.method, req.path)).map((r) => r.method);
       const hints = methods.length ? [`${req.path} answers ${methods.join(', ')}`] : [`GET ${API_BASE}/openapi.json lists the routes`];
-      throw new WeirError('NOT_FOUND', `no route ${req.method} ${req.path}`, { hints });
+      return answerWithHints(new WeirError('NOT_FOUND', `no route ${req.method} ${req.path}`, { hints }))!;
     },
   };
 }

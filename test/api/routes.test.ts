@@ -166,6 +166,7 @@ test('a request that does not fit its route is a 400 listing each problem; unkno
     const method = await h.call('DELETE', '/workflows');
     assert.is(method.status, 404);
     assert.match(method.json.error.message, 'no route DELETE /api/v1/workflows');
+    assert.equal(method.json.error.hints, ['/api/v1/workflows answers GET']);
     assert.is((await h.call('GET', '/workflows/nope')).json.error.code, 'NOT_FOUND');
     assert.is((await h.call('GET', '/executions/exec_nope')).status, 404);
     assert.is((await h.call('GET', '/executions?workflow=nope')).status, 404);
