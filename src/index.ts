@@ -19,6 +19,7 @@ export type { Outcome, TriggerEvent, TriggerKind, FlowRef, ErrorInfo, DecodedBod
 
 // The transport-free host a trigger's routes and start-up run in, for a transport of your own.
 export { createHost, onAbort } from './internal.js';
+export type { Authorize } from './internal.js';
 export type { Host, HostDeps, HostOptions, HostRequest, HostResponse, Route, RouteGroup, RouteParams } from './internal.js';
 export { twilioSignature, verifyTwilioSignature, postCallSignature, verifyPostCallSignature } from './internal.js';
 

@@ -7,6 +7,7 @@
 export { createWeir, type Weir, type WeirOptions } from './weir.js';
 export { WeirError, CODES, errorResponse, type ErrorCode, type WeirErrorOptions } from './errors.js';
 export type { Outcome, TriggerEvent, TriggerKind, FlowRef, ErrorInfo, DecodedBody, WebhookRequest } from './types/trigger.js';
+export type { Authorize } from './api/index.js';
 export {
   createHost,
   createMount,

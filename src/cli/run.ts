@@ -6,14 +6,15 @@ import type { Weir } from '../weir.js';
 import { root } from './commands/index.js';
 import { printError, printResult } from './output.js';
 import { didYouMean } from '../util/nearest.js';
-import { GLOBAL_FLAGS, argSpec, commandUsage, groupUsage, resolve } from './spec.js';
+import { GLOBAL_FLAGS, VALUE_FLAGS, argSpec, commandUsage, groupUsage, resolve } from './spec.js';
 import type { CliIO, CommandContext, FlagSpec } from './types.js';
 
 const wantsJson = (argv: string[]) => argv.includes('--json');
 
-/** The usage error of an option a command does not take, with the command's (and the global) flags nearest to it. */
+/** The usage error of an option a command does not take, with the command's flags nearest to it, else the global ones. */
 function unknownOption(option: string, flags: Record<string, FlagSpec>, hints?: string[]): WeirError {
-  const guess = option.startsWith('--') ? didYouMean(option.slice(2), Object.keys({ ...GLOBAL_FLAGS, ...flags }), (name) => `--${name}`) : '';
+  const near = (names: string[]) => didYouMean(option.slice(2), names, (name) => `--${name}`);
+  const guess = option.startsWith('--') ? near(Object.keys(flags)) || near(Object.keys(GLOBAL_FLAGS)) : '';
   return new WeirError('USAGE', `unknown option "${option}"${guess}`, { hints });
 }
 
@@ -28,8 +29,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     const { path, command, rest } = resolve(root, argv);
     if (!command) {
-      const globals = new Set(['--help', '-h', '--json', '--home']);
-      const unknown = rest.find((t, i) => t.startsWith('-') && !globals.has(t.split('=')[0]) && rest[i - 1] !== '--home');
+      const globals = new Set(['--help', '-h', '--json', ...VALUE_FLAGS]);
+      const unknown = rest.find((t, i) => t.startsWith('-') && !globals.has(t.split('=')[0]) && !VALUE_FLAGS.has(rest[i - 1]));
       if (unknown) throw unknownOption(unknown.split('=')[0], {}, [`run \`${['weir', ...path.slice(1).map((g) => g.name)].join(' ')} --help\``]);
       io.stdout.write(groupUsage(path));
       return 0;
@@ -61,6 +62,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const flags: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(parsed)) if (key.startsWith('--')) flags[key.slice(2)] = value;
 
+    const given = { url: parsed['--remote'] as string | undefined, tokenFile: parsed['--token-file'] as string | undefined };
+    const remote = given.url === undefined && given.tokenFile === undefined ? null : await (await import('./remote/commands.js')).remoteCommand(path, command, given, io);
     const home = resolveHome(parsed['--home'], io.env, io.cwd);
     let fresh = !existsSync(home);
     let config: WeirConfig | undefined;
@@ -86,7 +89,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return weir;
       },
     };
-    const result = await command.run(ctx);
+    const result = await (remote ? remote(ctx) : command.run(ctx));
     ctx.noteNewHome();
     printResult(result, json, io);
     return result?.exitCode ?? 0;

@@ -7,9 +7,12 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   home: { type: 'string', summary: 'home directory (default: $WEIR_HOME, else the nearest .weir here or in a parent directory, else ./.weir)', placeholder: 'dir' },
   json: { type: 'boolean', summary: 'print one JSON document on stdout' },
   help: { type: 'boolean', alias: 'h', summary: 'show usage' },
+  remote: { type: 'string', summary: 'act on a running host through its management API (workflows list, get, status, publish, run, executions, execution, cancel, retry); token from $WEIR_TOKEN', placeholder: 'url' },
+  'token-file': { type: 'string', summary: 'with --remote: read the host access token from this file', placeholder: 'file' },
 };
 
-const VALUE_FLAGS = new Set(['--home']);
+/** Global flags that take a value (the next word is theirs, not a command). */
+export const VALUE_FLAGS = new Set(['--home', '--remote', '--token-file']);
 
 /** The command path found in argv: the group chain, the command (if reached) and argv without the path. */
 export interface Resolved {

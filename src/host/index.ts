@@ -11,6 +11,7 @@ import { createHandler } from './handle.js';
 import { requestBody } from './request-body.js';
 import { selectRoutes, type RouteDeps, type RouteGroup } from './routes/index.js';
 import type { HostRequest, HostResponse } from './types.js';
+import type { Authorize } from '../api/index.js';
 
 export { createHandler } from './handle.js';
 export { compileRoutes } from './router.js';
@@ -28,7 +29,7 @@ export interface HostDeps extends RouteDeps {
   /** Claims of several `weir serve` on one home live under it. */
   home?: string;
   storage: Storages;
-  workflows: Pick<Workflows, 'listPublished'>;
+  workflows: RouteDeps['workflows'] & Pick<Workflows, 'listPublished'>;
   cluster: Pick<Cluster, 'follow' | 'claim'> | null;
   runtime: RouteDeps['runtime'] & Pick<Runtime, 'start' | 'close' | 'dispatcher'>;
   waits: RouteDeps['waits'] & Pick<Waits, 'start' | 'stop'>;
@@ -56,6 +57,11 @@ export interface HostOptions {
    * while a change settles; compare versions to tell what changed.
    */
   onFlowsChanged?(): void;
+  /**
+   * Decides who may use the management API (`/api/v1`) in place of the host access token: true lets the
+   * request in, false answers 403; throw `new WeirError('UNAUTHORIZED', ...)` to answer 401 (docs/api.md).
+   */
+  authorize?: Authorize;
 }
 
 /** A transport-free host: the router plus the lifecycle of everything that runs behind it. */
@@ -100,7 +106,7 @@ export function createHost(weir: HostDeps, options: HostOptions = {}): Host {
     onError,
   });
   const runtimes = new Map(weir.triggers.map((t) => [t, runtimeOf(t)]));
-  const handler = createHandler(selectRoutes(weir, runtimes, options.routes), { onError });
+  const handler = createHandler(selectRoutes(weir, runtimes, options.routes, { authorize: options.authorize }), { onError });
   const started = new Map<string, StopTrigger>();
 
   return {

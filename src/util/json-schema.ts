@@ -4,7 +4,7 @@ import { didYouMean, nearest } from './nearest.js';
 
 /**
  * The part of JSON Schema (draft 2020-12) weir's own schemas use: `type`, `properties`,
- * `additionalProperties`, `required`, `enum`, `const`, `items`, `minimum`, `pattern`, `anyOf`, `oneOf` and `$ref`
+ * `additionalProperties`, `required`, `enum`, `const`, `items`, `minimum`, `maximum`, `pattern`, `anyOf`, `oneOf` and `$ref`
  * to `#/$defs/<name>`.
  * Other keywords (`description`, `title`, ...) are annotations and change nothing.
  */
@@ -17,6 +17,7 @@ export interface JsonSchema {
   const?: unknown;
   items?: JsonSchema;
   minimum?: number;
+  maximum?: number;
   pattern?: string;
   $ref?: string;
   $defs?: Record<string, JsonSchema>;
@@ -84,6 +85,7 @@ export function validateSchema(value: unknown, schema: JsonSchema, { deferred, u
     }
     if (s.oneOf) oneOfProblems(v, s.oneOf, path, out);
     if (typeof v === 'number' && s.minimum !== undefined && v < s.minimum) add(`must be ${s.minimum} or more, got ${v}`);
+    if (typeof v === 'number' && s.maximum !== undefined && v > s.maximum) add(`must be ${s.maximum} or less, got ${v}`);
     if (typeof v === 'string' && s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) add(`${JSON.stringify(v)} does not match ${s.pattern}`);
     if (Array.isArray(v) && s.items) v.forEach((item, i) => visit(item, s.items!, `${path}[${i}]`, out));
     if (!isObject(v)) return;

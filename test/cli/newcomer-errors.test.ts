@@ -131,7 +131,7 @@ test("cancel of an ended execution hints only a command that accepts it, and tha
 
 test('docs and help: the home is the nearest .weir, create prints what the README says, "cloud" is a storage mount, deploy needs esbuild', async () => {
   const help = await cli(['--help'], { home: tmpDir() });
-  assert.match(help.stdout, '--home <dir>  home directory (default: $WEIR_HOME, else the nearest .weir here or in a parent directory, else ./.weir)');
+  assert.match(help.stdout, /--home <dir> +home directory \(default: \$WEIR_HOME, else the nearest \.weir here or in a parent directory, else \.\/\.weir\)/);
   const sync = await cli(['f', 'sync', '--help'], { home: tmpDir() });
   assert.match(sync.stdout, "this home's `cloud` storage mount, not a hosted service");
 

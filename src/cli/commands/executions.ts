@@ -22,7 +22,7 @@ async function readInputText(ctx: CommandContext): Promise<{ text: string; from:
  * The input of `workflows run`: for a webhook flow, what a request with that body (and `--method`,
  * `--header`, `--query`) would give it; for any other trigger the JSON itself, or `{}`.
  */
-async function runInput(ctx: CommandContext, trigger: string | undefined): Promise<unknown> {
+export async function runInput(ctx: CommandContext, trigger: string | undefined): Promise<unknown> {
   const given = await readInputText(ctx);
   const { method, header, query } = ctx.flags;
   if (trigger === 'webhook_trigger') return webhookRequestInput({ body: given ?? undefined, method, headers: header, query });
@@ -33,6 +33,18 @@ async function runInput(ctx: CommandContext, trigger: string | undefined): Promi
     });
   }
   return given ? parseJson(given.text, given.from) : {};
+}
+
+/** What `workflows run` prints of the execution it ran: the result, that it waits, or the failure (exit 1). */
+export function runResult(ctx: CommandContext, r: ExecutionRecord): CommandResult {
+  if (r.status === 'success') return { data: { executionId: r.id, status: r.status, result: r.result }, text: json(r.result) };
+  if (r.status === 'waiting') {
+    return { data: { executionId: r.id, status: r.status }, text: `execution ${r.id} is waiting: a running \`weir serve\` on this home continues it (see \`weir workflows execution ${r.id}\`)` };
+  }
+  if (ctx.json) return { data: { executionId: r.id, status: r.status, error: r.error }, exitCode: 1 };
+  throw new WeirError('EXECUTION_FAILED', `execution ${r.id} ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error?.node ? ` at ${r.error.node}` : ''}: ${r.error?.message ?? r.status}`, {
+    hints: [`run \`weir workflows execution ${r.id}\` to see each node's output`],
+  });
 }
 
 /** The executions of a local or published workflow, or of a deleted one by its id; else NOT_FOUND. */
@@ -68,7 +80,7 @@ const summary = (r: ExecutionRecord) => ({
  * How a new execution (retry, rerun) ended: its result, or a failure (exit 1) naming it; `--json` prints the
  * record either way.
  */
-function newExecution(ctx: CommandContext, r: ExecutionRecord, of: string): CommandResult {
+export function newExecution(ctx: CommandContext, r: ExecutionRecord, of: string): CommandResult {
   if (r.status === 'success') return { data: r, text: `execution ${r.id} (${of}) succeeded, result:\n${json(r.result)}` };
   if (ctx.json) return { data: r, exitCode: 1 };
   throw new WeirError('EXECUTION_FAILED', `execution ${r.id} (${of}) ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error?.node ? ` at ${r.error.node}` : ''}: ${r.error?.message ?? r.status}`, {
@@ -78,6 +90,9 @@ function newExecution(ctx: CommandContext, r: ExecutionRecord, of: string): Comm
 
 const executionId = [{ name: 'execution-id', required: true }];
 
+/** What `workflows cancel` prints of the cancelled execution. */
+export const cancelResult = (r: ExecutionRecord): CommandResult => ({ data: r, text: `cancelled execution ${r.id} (${r.workflowName})` });
+
 /** `workflows cancel`, `retry`, `rerun`: control of one execution by its id. */
 const controlCommands: CommandSpec[] = [
   {
@@ -85,8 +100,7 @@ const controlCommands: CommandSpec[] = [
     summary: 'cancel a queued, running or waiting execution',
     args: executionId,
     async run(ctx) {
-      const r = await (await ctx.weir()).executions.cancel(ctx.args['execution-id']!);
-      return { data: r, text: `cancelled execution ${r.id} (${r.workflowName})` };
+      return cancelResult(await (await ctx.weir()).executions.cancel(ctx.args['execution-id']!));
     },
   },
   {
@@ -131,15 +145,7 @@ export const executionCommands: CommandSpec[] = [
       const weir = await ctx.weir();
       const workflow = await workflowToRun(weir.workflows, ctx.args['workflow-id']!, !!ctx.flags.published);
       const trigger = workflow.config.nodes.find((n) => weir.nodes.get(n.type)?.trigger)?.type;
-      const r = await weir.executor.run({ workflow, input: await runInput(ctx, trigger), trigger: 'manual' });
-      if (r.status === 'success') return { data: { executionId: r.id, status: r.status, result: r.result }, text: json(r.result) };
-      if (r.status === 'waiting') {
-        return { data: { executionId: r.id, status: r.status }, text: `execution ${r.id} is waiting: a running \`weir serve\` on this home continues it (see \`weir workflows execution ${r.id}\`)` };
-      }
-      if (ctx.json) return { data: { executionId: r.id, status: r.status, error: r.error }, exitCode: 1 };
-      throw new WeirError('EXECUTION_FAILED', `execution ${r.id} ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error?.node ? ` at ${r.error.node}` : ''}: ${r.error?.message ?? r.status}`, {
-        hints: [`run \`weir workflows execution ${r.id}\` to see each node's output`],
-      });
+      return runResult(ctx, await weir.executor.run({ workflow, input: await runInput(ctx, trigger), trigger: 'manual' }));
     },
   },
   {
@@ -148,11 +154,7 @@ export const executionCommands: CommandSpec[] = [
     args: id,
     flags: { limit: { type: 'number', summary: 'how many (default 20)', placeholder: 'n' } },
     async run(ctx) {
-      const limit = ctx.flags.limit ?? 20;
-      if (!Number.isInteger(limit) || limit < 1) throw new WeirError('USAGE', '--limit must be a whole number >= 1');
-      const list = (await executionsOf(ctx, ctx.args['workflow-id']!, limit)).map(summary);
-      const rows = list.map((r) => ({ ...r, error: r.error ? clip(r.error.message) : null }));
-      return { data: list, text: table(rows, ['id', 'status', 'trigger', 'startedAt', 'finishedAt', 'error']) };
+      return executionsResult(await executionsOf(ctx, ctx.args['workflow-id']!, executionsLimit(ctx)));
     },
   },
   {
@@ -160,17 +162,35 @@ export const executionCommands: CommandSpec[] = [
     summary: "one execution with each node's output record",
     args: [{ name: 'execution-id', required: true }],
     async run(ctx) {
-      const r = await (await ctx.weir()).executions.get(ctx.args['execution-id']!);
-      const head = record({ ...summary(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
-      const nodes = Object.entries(r.nodes).map(([node, n]) => ({
-        node,
-        status: n.status,
-        startedAt: n.startedAt,
-        finishedAt: n.finishedAt,
-        data: n.error ? `error: ${clip(n.error.message)}` : clip(JSON.stringify(n.data) ?? ''),
-      }));
-      return { data: r, text: `${head}\n\nnodes:\n${table(nodes)}${nodeLogs(r)}\n\ninput:\n${json(r.input)}\n\nresult:\n${json(r.result)}` };
+      return executionResult(await (await ctx.weir()).executions.get(ctx.args['execution-id']!));
     },
   },
   ...controlCommands,
 ];
+
+/** `--limit` of `workflows executions` (default 20). */
+export function executionsLimit(ctx: CommandContext): number {
+  const limit = ctx.flags.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1) throw new WeirError('USAGE', '--limit must be a whole number >= 1');
+  return limit;
+}
+
+/** What `workflows executions` prints of the executions listed. */
+export function executionsResult(records: ExecutionRecord[]): CommandResult {
+  const list = records.map(summary);
+  const rows = list.map((r) => ({ ...r, error: r.error ? clip(r.error.message) : null }));
+  return { data: list, text: table(rows, ['id', 'status', 'trigger', 'startedAt', 'finishedAt', 'error']) };
+}
+
+/** What `workflows execution` prints of one execution. */
+export function executionResult(r: ExecutionRecord): CommandResult {
+  const head = record({ ...summary(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
+  const nodes = Object.entries(r.nodes).map(([node, n]) => ({
+    node,
+    status: n.status,
+    startedAt: n.startedAt,
+    finishedAt: n.finishedAt,
+    data: n.error ? `error: ${clip(n.error.message)}` : clip(JSON.stringify(n.data) ?? ''),
+  }));
+  return { data: r, text: `${head}\n\nnodes:\n${table(nodes)}${nodeLogs(r)}\n\ninput:\n${json(r.input)}\n\nresult:\n${json(r.result)}` };
+}

@@ -1,6 +1,7 @@
 import { readUserFile, parseJson } from '../read-input.js';
-import type { GroupSpec } from '../types.js';
-import type { WorkflowConfig } from '../../resources/workflows/index.js';
+import type { CommandResult, GroupSpec } from '../types.js';
+import type { WorkflowConfig, WorkflowDetails, WorkflowSummary } from '../../resources/workflows/index.js';
+import type { WebhookFormat } from '../../triggers/webhook/capture.js';
 import { record } from '../output.js';
 import { variableLines, webhookCommands } from './webhooks.js';
 import { executionCommands } from './executions.js';
@@ -9,6 +10,24 @@ const id = [{ name: 'workflow-id', required: true }];
 
 /** A name as one shell word, quoted when it holds anything beyond letters, digits and `._-`. */
 const shellWord = (name: string) => (/^[\w.-]+$/.test(name) ? name : `'${name.replaceAll("'", `'\\''`)}'`);
+
+/** What `workflows list` prints. */
+export const listResult = (list: WorkflowSummary[]): CommandResult => ({ data: list, columns: ['id', 'name', 'status', 'trigger', 'publishedVersion', 'updatedAt'] });
+
+/** What `workflows get` prints: the summary, the accepted webhook format, the draft config. */
+export function getResult(wf: WorkflowDetails & { webhookFormat: Pick<WebhookFormat, 'schema' | 'variables' | 'confirmedAt'> | null }): CommandResult {
+  const { config, published, webhookFormat: format, ...summary } = wf;
+  const formatText = format
+    ? `webhookFormat: confirmed ${format.confirmedAt}, ${variableLines(format.variables)}`
+    : 'webhookFormat: not confirmed (`weir workflows webhook-listen` captures one)';
+  return { data: wf, text: `${record(summary)}\n${formatText}\nconfig:\n${JSON.stringify(config, null, 2)}` };
+}
+
+/** What `workflows status` prints. */
+export const statusResult = (s: WorkflowSummary): CommandResult => ({ data: s, text: `${s.name} (${s.id}): ${s.status}` });
+
+/** What `workflows publish` prints. */
+export const publishResult = (r: { id: string; name: string; version: number }): CommandResult => ({ data: r, text: `published ${r.name} (${r.id}) as version ${r.version}` });
 
 /** `weir workflows` (aliases `flow`, `f`): drafts, publishing and the sync status. */
 export const workflows: GroupSpec = {
@@ -21,8 +40,7 @@ export const workflows: GroupSpec = {
       aliases: ['ls'],
       summary: "list the local drafts with their sync status against the published copies (in this home's `cloud` storage mount, not a hosted service)",
       async run(ctx) {
-        const list = await (await ctx.weir()).workflows.list();
-        return { data: list, columns: ['id', 'name', 'status', 'trigger', 'publishedVersion', 'updatedAt'] };
+        return listResult(await (await ctx.weir()).workflows.list());
       },
     },
     {
@@ -34,12 +52,7 @@ export const workflows: GroupSpec = {
         const wf = await weir.workflows.get(ctx.args['workflow-id']!);
         const format = await weir.capture.format(wf.id);
         // The accepted webhook format without its sample request: what the flow's expressions can use.
-        const webhookFormat = format && { schema: format.schema, variables: format.variables, confirmedAt: format.confirmedAt };
-        const { config, published, ...summary } = wf;
-        const formatText = format
-          ? `webhookFormat: confirmed ${format.confirmedAt}, ${variableLines(format.variables)}`
-          : 'webhookFormat: not confirmed (`weir workflows webhook-listen` captures one)';
-        return { data: { ...wf, webhookFormat }, text: `${record(summary)}\n${formatText}\nconfig:\n${JSON.stringify(config, null, 2)}` };
+        return getResult({ ...wf, webhookFormat: format && { schema: format.schema, variables: format.variables, confirmedAt: format.confirmedAt } });
       },
     },
     {
@@ -47,8 +60,7 @@ export const workflows: GroupSpec = {
       summary: "sync status of the local draft against its published copy (in this home's `cloud` storage mount, not a hosted service): draft, synced, dirty or conflict",
       args: id,
       async run(ctx) {
-        const s = await (await ctx.weir()).workflows.status(ctx.args['workflow-id']!);
-        return { data: s, text: `${s.name} (${s.id}): ${s.status}` };
+        return statusResult(await (await ctx.weir()).workflows.status(ctx.args['workflow-id']!));
       },
     },
     {
@@ -105,8 +117,7 @@ export const workflows: GroupSpec = {
       args: id,
       flags: { force: { type: 'boolean', summary: 'publish even in conflict, overwriting the newer cloud version' } },
       async run(ctx) {
-        const r = await (await ctx.weir()).workflows.publish(ctx.args['workflow-id']!, { force: ctx.flags.force });
-        return { data: r, text: `published ${r.name} (${r.id}) as version ${r.version}` };
+        return publishResult(await (await ctx.weir()).workflows.publish(ctx.args['workflow-id']!, { force: ctx.flags.force }));
       },
     },
     {

@@ -15,9 +15,10 @@ import { resumeRoutes } from './resume.js';
 import { metricsRoutes } from './metrics.js';
 import type { Metrics } from '../../observe/metrics.js';
 import type { Waits } from '../../types/waits.js';
+import { managementRoutes, type ApiDeps, type Authorize } from '../../api/index.js';
 
 /** What the routes use of a weir instance. */
-export interface RouteDeps {
+export interface RouteDeps extends Omit<ApiDeps, 'interfaces'> {
   config: WeirConfig;
   bus: WeirBus;
   runtime: Pick<Runtime, 'webhooks' | 'events' | 'limiter' | 'dispatcher' | 'status'>;
@@ -29,6 +30,12 @@ export interface RouteDeps {
   triggers: readonly TriggerDefinition[];
   /** The instance's metrics; none (`metrics.enabled: false`): `/metrics` answers 404. */
   metrics?: Pick<Metrics, 'start' | 'scrape'> | null;
+}
+
+/** How the host's guarded routes let requests in (`createHost` options). */
+export interface RouteAccess {
+  /** Decides in place of the host access token (management API). */
+  authorize?: Authorize;
 }
 
 /** The host's own routes by group; the triggers' groups (webhooks, executions, api, telephony) follow. */
@@ -45,12 +52,14 @@ const coreGroups = {
   knowledge: (d: RouteDeps) => knowledgeRoutes(d.knowledge),
   /** `GET /metrics` (Prometheus text format) */
   metrics: (d: RouteDeps) => (d.metrics ? metricsRoutes(d.metrics, d.interfaces, d.config.metrics?.public === true) : []),
-} satisfies Record<string, (deps: RouteDeps) => Route[]>;
+  /** `/api/v1/*` (the management API and its OpenAPI document) */
+  management: (d: RouteDeps, access: RouteAccess) => managementRoutes(d, { token: () => d.interfaces.accessToken(), authorize: access.authorize }),
+} satisfies Record<string, (deps: RouteDeps, access: RouteAccess) => Route[]>;
 
 /** The groups of the given triggers' routes, in registry order, each once. */
 const groupsOf = (triggers: readonly TriggerDefinition[]) => [...new Set(triggers.flatMap((t) => Object.keys(t.routes ?? {})))];
 
-/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, `metrics`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
+/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, `metrics`, `management`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
 export type RouteGroup = string;
 
 /** Every route group of the built-in triggers and the host, in match order. */
@@ -62,14 +71,14 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [...Object.keys(coreGroups), 
  * @example
  * selectRoutes(weir, runtimes, ['webhooks', 'api']) // `/trigger/:token` and `/api/flows/:ref` only
  */
-export function selectRoutes(deps: RouteDeps, runtimes: ReadonlyMap<TriggerDefinition, TriggerRuntime>, groups?: readonly string[]): Route[] {
+export function selectRoutes(deps: RouteDeps, runtimes: ReadonlyMap<TriggerDefinition, TriggerRuntime>, groups?: readonly string[], access: RouteAccess = {}): Route[] {
   const known = [...Object.keys(coreGroups), ...groupsOf(deps.triggers)];
   const chosen = groups ?? known;
   const unknown = chosen.filter((g) => !known.includes(g));
   if (unknown.length) {
     throw new WeirError('INVALID_CONFIG', `unknown route group "${unknown.join('", "')}"${didYouMean(unknown[0], known)}`, { hints: [`route groups: ${known.join(', ')}`] });
   }
-  const core = Object.entries(coreGroups).flatMap(([g, routes]) => (chosen.includes(g) ? routes(deps) : []));
+  const core = Object.entries(coreGroups).flatMap(([g, routes]) => (chosen.includes(g) ? routes(deps, access) : []));
   const own = [...runtimes].flatMap(([trigger, runtime]) =>
     Object.entries(trigger.routes ?? {}).flatMap(([g, routes]) => (chosen.includes(g) ? routes(runtime) : [])),
   );

@@ -1,0 +1,92 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, tmpDir, type CliRun } from '../_utils.js';
+import { apiHost } from '../api/_api.js';
+import { until } from '../host/_helpers.js';
+
+/** Execution ids differ between two runs of the same command; everything else must not. */
+const sameBut = (text: string) => text.replace(/exec_[\w-]+/g, 'exec_*');
+
+test('weir --remote runs the workflows commands through a host, printing what the local commands print, with their exit codes', async () => {
+  const h = await apiHost();
+  const env = { WEIR_TOKEN: h.token };
+  const local = (...args: string[]) => cli(args, { home: h.home });
+  const remote = (...args: string[]) => cli(['--remote', h.url, ...args], { env, cwd: tmpDir('weir-remote-') });
+  const same = (l: CliRun, r: CliRun, what: string, normalize = (s: string) => s) => {
+    assert.is(r.code, l.code, `${what}: exit code (stderr ${r.stderr})`);
+    assert.is(normalize(r.stdout), normalize(l.stdout), `${what}: stdout`);
+    assert.is(normalize(r.stderr), normalize(l.stderr), `${what}: stderr`);
+  };
+  try {
+    /** Runs a command locally and remotely at once and compares what they print. */
+    const compare = async (args: string[], normalize?: (s: string) => string) => {
+      const [l, r] = await Promise.all([local(...args), remote(...args)]);
+      same(l, r, args.join(' '), normalize);
+      return r;
+    };
+    await Promise.all([['workflows', 'list'], ['workflows', 'get', 'hello'], ['workflows', 'status', 'hello'], ['flow', 'status', 'nope']].map((args) => compare(args)));
+    const localPublish = await local('workflows', 'publish', 'hello', '--json');
+    const remotePublish = await remote('workflows', 'publish', 'hello', '--json');
+    assert.equal([localPublish.json().version, remotePublish.json()], [2, { ...localPublish.json(), version: 3 }]);
+
+    await Promise.all(
+      [
+        ['workflows', 'run', 'hello', '--published', '--input', '{"name":"Ada"}'],
+        ['workflows', 'run', 'failing'],
+        ['workflows', 'run', 'failing', '--json'],
+        ['workflows', 'run', 'hook', '--input', '{"order":1}', '--header', 'x-a=1', '--json'],
+      ].map((args) => compare(args, sameBut)),
+    );
+    const failed = (await h.weir.executions.page({ status: 'error', limit: 1 })).items[0].id;
+    const executions = ['workflows', 'executions', 'hello', '--limit', '3'];
+    const [listed] = await Promise.all([compare([...executions, '--json']), compare(executions), compare(['workflows', 'retry', failed], sameBut)]);
+    assert.is(listed.json().length, 2, 'the two runs of hello');
+    const id = listed.json()[0].id;
+    await Promise.all([compare(['workflows', 'execution', id]), compare(['workflows', 'cancel', id])]);
+
+    // A running execution cancelled through the host.
+    await h.weir.workflows.save('failing', { nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', config: {} }, { id: 'delay-1', type: 'delay', config: { ms: 5000 } }], edges: [{ id: 'e1', source: 'manual_trigger-1', target: 'delay-1' }] });
+    const running = h.weir.run('failing', {});
+    const runningId = await until(async () => (await h.weir.executions.page({ status: 'running', limit: 1 })).items[0]?.id, 5000, 'the run to start');
+    const cancelled = await remote('workflows', 'cancel', runningId);
+    assert.equal([cancelled.code, cancelled.stdout], [0, `cancelled execution ${runningId} (failing)\n`]);
+    assert.is((await running).status, 'cancelled');
+  } finally {
+    await h.close();
+  }
+});
+
+test('--remote: other commands are a usage error naming those that work; the token from --token-file; a missing or wrong token says how to get it', async () => {
+  const h = await apiHost();
+  try {
+    const other = await cli(['--remote', h.url, 'secrets', 'list']);
+    assert.is(other.code, 2);
+    assert.match(other.stderr, 'error: --remote does not work with `weir secrets list`');
+    assert.match(other.stderr, 'weir workflows list, weir workflows get, weir workflows status, weir workflows publish, weir workflows run, weir workflows executions, weir workflows execution, weir workflows cancel, weir workflows retry');
+    assert.is((await cli(['--remote', h.url, 'workflows', 'save', 'hello', 'x.json'])).code, 2);
+
+    const dir = tmpDir('weir-remote-');
+    writeFileSync(join(dir, 'token'), `${h.token}\n`);
+    const listed = await cli(['workflows', 'list', '--json', '--remote', h.url, '--token-file', 'token'], { cwd: dir });
+    assert.is(listed.code, 0, listed.stderr);
+    assert.equal(listed.json().map((w: any) => w.name), ['failing', 'hello', 'hook']);
+
+    const none = await cli(['--remote', h.url, 'workflows', 'list'], { cwd: dir });
+    assert.is(none.code, 1);
+    assert.match(none.stderr, 'error: the management API needs the host access token');
+    assert.match(none.stderr, 'hint: set WEIR_TOKEN');
+    const wrong = await cli(['--remote', h.url, 'workflows', 'list', '--json'], { cwd: dir, env: { WEIR_TOKEN: 'wrong' } });
+    assert.is(wrong.code, 1);
+    assert.is(JSON.parse(wrong.stderr).error.code, 'FORBIDDEN');
+    const down = await cli(['--remote', 'http://127.0.0.1:1', 'workflows', 'list'], { cwd: dir, env: { WEIR_TOKEN: 'x' } });
+    assert.is(down.code, 1);
+    assert.match(down.stderr, 'error: cannot reach http://127.0.0.1:1');
+    assert.is((await cli(['--token-file', 'token', 'workflows', 'list'], { cwd: dir })).code, 2);
+  } finally {
+    await h.close();
+  }
+});
+
+test.run();
