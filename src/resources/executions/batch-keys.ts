@@ -14,7 +14,6 @@ const BATCH_TAIL = /^([0-9a-z]{11})_(\d+)_[0-9a-z]+(_i)?(?:_([0-9a-z]+)_([0-9a-z
 const CLOCK_SLACK_MS = 60_000;
 /** One letter per status in a tally. */
 const LETTERS: Record<ExecutionStatus, string> = { success: 's', error: 'e', cancelled: 'c', running: 'r', waiting: 'w', queued: 'q' };
-const STATUS_OF = new Map(Object.entries(LETTERS).map(([status, letter]) => [letter, status as ExecutionStatus]));
 
 /** A stored batch, from its key. */
 export interface Batch {
@@ -29,14 +28,17 @@ export interface Batch {
   newest: number;
   /** No record in it started earlier than this (ms since the epoch; 0 when unknown). */
   oldest: number;
-  /** How many of its records have each status; null when the key does not say (written before tallies). */
-  tally: Partial<Record<ExecutionStatus, number>> | null;
+  /**
+   * How many of its records have each status, as in the key (`s12e1`); null when the key does not say
+   * (written before tallies). Listings only ask whether a status is there: kept as text, not parsed.
+   */
+  tally: string | null;
 }
 
 /**
  * A batch from its key, or null for a key that is not a batch's.
  * @example
- * parseBatch('runs:wf_1:0m1x2y3z4a5_3_w1a2b3c4d1_mi3k2l3a_mi3k2l00_s2e1')?.tally // { success: 2, error: 1 }
+ * parseBatch('runs:wf_1:0m1x2y3z4a5_3_w1a2b3c4d1_mi3k2l3a_mi3k2l00_s2e1')?.oldest // 1763408803536
  */
 export const parseBatch = (key: string): Batch | null => {
   const tail = key.slice(key.lastIndexOf(':') + 1);
@@ -47,16 +49,12 @@ export const parseBatch = (key: string): Batch | null => {
   if (m[6] === undefined) return batch;
   batch.newest = parseInt(m[4], 36);
   batch.oldest = parseInt(m[5], 36);
-  batch.tally = {};
-  for (const [, letter, n] of m[6].matchAll(/([a-z])(\d+)/g)) {
-    const status = STATUS_OF.get(letter);
-    if (status) batch.tally[status] = Number(n);
-  }
+  batch.tally = m[6];
   return batch;
 };
 
 /** Whether a batch may hold records of `status` (a batch without a tally may). */
-export const mayHold = (batch: Batch, status: ExecutionStatus): boolean => !batch.tally || (batch.tally[status] ?? 0) > 0;
+export const mayHold = (batch: Batch, status: ExecutionStatus): boolean => batch.tally === null || batch.tally.includes(LETTERS[status]);
 
 /**
  * What a batch's key says of its records, gathered as they are added (two string comparisons and a count
