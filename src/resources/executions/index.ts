@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
 import type { ExecutionRecord, ExecutionStatus } from '../../flow/types.js';
@@ -53,6 +55,25 @@ const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) =>
 const FIRST_READ = 4;
 
 /**
+ * The batch keys of one workflow (or of all) in weir's fs driver's folder of batches, listed with a plain
+ * directory read: the driver's listing (a walk of promises, then unstorage's key normalization) costs
+ * several times more, and a page's cost is mostly this listing (a folder holds a file per batch). A file
+ * being written (a temporary name) is no batch's and is left out by {@link parseBatch}.
+ */
+function keysOnDisk(runsDir: string, workflowId: string | undefined): string[] {
+  const names = (dir: string): string[] => {
+    try {
+      return readdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  };
+  const folders = workflowId === undefined ? names(runsDir) : [enc(workflowId)];
+  return folders.flatMap((folder) => names(join(runsDir, folder)).map((name) => `runs:${folder}:${name}`));
+}
+
+/**
  * Execution records in `cloud:executions`, written in batches: the records saved while a write is under way
  * go out together as one item `runs:<workflowId>:<reverse time>_<count>_<batch>` (group commit), so a busy
  * host writes one item per batch instead of one per execution. A later save of the same id (a run's final
@@ -75,6 +96,9 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
   const writer = newId('w', 8).slice(2);
   let sequence = 0;
   const nextRev = createReverseClock();
+  // Where weir's fs driver keeps the batches: listed there directly (see `keysOnDisk`).
+  const cloudDir = storage.dir('cloud');
+  const runsDir = cloudDir === undefined ? undefined : join(cloudDir, 'executions', 'runs');
 
   const commit = createGroupCommit<string, { json: string[]; indexedIds: string[]; summary: ReturnType<typeof createBatchSummary> }>((batches) =>
     Promise.all(
@@ -167,7 +191,7 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
 
   /** The batches of one workflow (or of all), from their keys alone: nothing is read. */
   async function batchKeysOf(workflowId: string | undefined): Promise<Batch[]> {
-    const keys = await store.getKeys(workflowId === undefined ? 'runs:' : `runs:${enc(workflowId)}:`);
+    const keys = runsDir ? keysOnDisk(runsDir, workflowId) : await store.getKeys(workflowId === undefined ? 'runs:' : `runs:${enc(workflowId)}:`);
     const batches: Batch[] = [];
     for (const key of keys) {
       const batch = parseBatch(key);
