@@ -160,6 +160,23 @@ test('a home from before: batches and unfinished entries stored without starts, 
   await again.close();
 });
 
+test("an unfinished entry's marker goes with it, also when another process removes the entry", async () => {
+  const home = tmpDir();
+  const weir = await createWeir({ home, env: {} });
+  const flow = { id: 'wf_marked', name: 'marked', config: waiting as never };
+  const [here, there] = [await weir.executor.run({ workflow: flow, input: {}, trigger: 'manual' }), await weir.executor.run({ workflow: flow, input: {}, trigger: 'manual' })];
+  const markers = () => readdirSync(join(home, 'cloud', 'executions', 'opened', 'wf_marked')).sort();
+  assert.equal(markers(), [here.id, there.id].sort());
+  await weir.executions.cancel(here.id);
+  assert.equal(markers(), [there.id]);
+  await weir.close();
+  const other = await createWeir({ home, env: {} });
+  await other.executions.cancel(there.id);
+  assert.equal(markers(), []);
+  assert.equal((await other.executions.page({ workflowId: 'wf_marked' })).items.map((r) => [r.id, r.status]), [there.id, here.id].sort().reverse().map((id) => [id, 'cancelled']));
+  await other.close();
+});
+
 test('weir workflows executions pages with --status and --cursor, printing the next cursor', async () => {
   const home = tmpDir();
   const weir = await createWeir({ home, env: {}, nodes: testNodes() });
