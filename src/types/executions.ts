@@ -63,15 +63,18 @@ export interface Executions {
    * pass over the workflow's batches.
    */
   retainedAmong(workflowId: string, ids: ReadonlySet<string>): Promise<Set<string>>;
-  /** Executions newest first (by start), of one workflow or of all. */
+  /** Executions newest first (by start), of one workflow or of all: the first {@link page}s, up to `limit`. */
   list(options?: {
     workflowId?: string;
     limit?: number;
   }): Promise<ExecutionRecord[]>;
   /**
-   * One page of executions, newest first (by start), of one workflow or of all, of one status or of any.
-   * `nextCursor` (null on the last page) fetches the page after this one; a cursor stays valid while new
-   * executions start (they are newer than every page already read).
+   * One page of executions, newest first (by start; ties by id, the later first), of one workflow or of
+   * all, of one status or of any. `nextCursor` (null on the last page) fetches the page after this one; a
+   * cursor stays valid while new executions start (they are newer than every page already read). A page
+   * reads the keys of the workflow's batches and only the batches (and unfinished entries) it needs; one
+   * workflow's page reads nothing of another's. A cursor weir did not hand out, or an unknown status, is
+   * INVALID_INPUT.
    * @example
    * const first = await weir.executions.page({ workflowId: 'wf_1', status: 'error', limit: 50 })
    * const second = first.nextCursor ? await weir.executions.page({ workflowId: 'wf_1', status: 'error', cursor: first.nextCursor }) : null

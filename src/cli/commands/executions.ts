@@ -1,5 +1,7 @@
 import { WeirError } from '../../errors.js';
-import type { ExecutionRecord } from '../../flow/types.js';
+import type { ExecutionRecord, ExecutionStatus } from '../../flow/types.js';
+import type { ExecutionPage } from '../../types/executions.js';
+import { MAX_PAGE } from '../../resources/executions/cursor.js';
 import { record, table } from '../output.js';
 import { workflowToRun } from '../../flow/run.js';
 import { parseJson, readUserFile } from '../read-input.js';
@@ -47,16 +49,25 @@ export function runResult(ctx: CommandContext, r: ExecutionRecord): CommandResul
   });
 }
 
-/** The executions of a local or published workflow, or of a deleted one by its id; else NOT_FOUND. */
-async function executionsOf(ctx: CommandContext, ref: string, limit: number): Promise<ExecutionRecord[]> {
+/**
+ * Up to `limit` executions of a local or published workflow, or of a deleted one by its id (else NOT_FOUND),
+ * from `cursor` on, of one status or of any; pages of the list are read until `limit` are found.
+ */
+async function executionsOf(ctx: CommandContext, ref: string, options: { limit: number; status?: ExecutionStatus; cursor?: string }): Promise<ExecutionPage> {
   const weir = await ctx.weir();
   let unknown: unknown;
   const local = await weir.workflows.getLocal(ref).catch((err) => void (unknown = err));
   const id = local?.id ?? (await weir.workflows.findPublished(ref))?.id;
-  const list = await weir.executions.list({ workflowId: id ?? ref, limit });
+  const items: ExecutionRecord[] = [];
+  let cursor = options.cursor;
+  do {
+    const page = await weir.executions.page({ workflowId: id ?? ref, status: options.status, cursor, limit: Math.min(MAX_PAGE, options.limit - items.length) });
+    items.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && items.length < options.limit);
   // Neither a workflow nor the id of a deleted one with executions: the lookup's NOT_FOUND, which names the nearest workflows.
-  if (!id && !list.length) throw unknown;
-  return list;
+  if (!id && !items.length && !(await weir.executions.page({ workflowId: ref, limit: 1 })).items.length) throw unknown;
+  return { items, nextCursor: cursor ?? null };
 }
 
 /** What each node logged, under the node's id; nothing when no node logged. */
@@ -150,11 +161,16 @@ export const executionCommands: CommandSpec[] = [
   },
   {
     name: 'executions',
-    summary: 'list executions of a workflow, newest first',
+    summary: 'list executions of a workflow, newest first (a page at a time with --cursor)',
     args: id,
-    flags: { limit: { type: 'number', summary: 'how many (default 20)', placeholder: 'n' } },
+    flags: {
+      limit: { type: 'number', summary: 'how many (default 20)', placeholder: 'n' },
+      status: { type: 'string', summary: 'only those of this status (queued, running, waiting, success, error, cancelled)', placeholder: 'status' },
+      cursor: { type: 'string', summary: 'the page after the one that printed this cursor', placeholder: 'cursor' },
+    },
     async run(ctx) {
-      return executionsResult(await executionsOf(ctx, ctx.args['workflow-id']!, executionsLimit(ctx)));
+      const ref = ctx.args['workflow-id']!;
+      return executionsResult(ctx, ref, await executionsOf(ctx, ref, { limit: executionsLimit(ctx), status: ctx.flags.status, cursor: ctx.flags.cursor }));
     },
   },
   {
@@ -176,10 +192,14 @@ export function executionsLimit(ctx: CommandContext): number {
 }
 
 /** What `workflows executions` prints of the executions listed. */
-export function executionsResult(records: ExecutionRecord[]): CommandResult {
-  const list = records.map(summary);
+export function executionsResult(ctx: CommandContext, ref: string, page: ExecutionPage): CommandResult {
+  const list = page.items.map(summary);
   const rows = list.map((r) => ({ ...r, error: r.error ? clip(r.error.message) : null }));
-  return { data: list, text: table(rows, ['id', 'status', 'trigger', 'startedAt', 'finishedAt', 'error']) };
+  // `--json` prints the list alone (its documented shape); the next page's cursor goes to stderr then.
+  const same = `${ctx.flags.status ? ` --status ${ctx.flags.status}` : ''}${ctx.flags.limit ? ` --limit ${ctx.flags.limit}` : ''}`;
+  const more = page.nextCursor ? `next page: weir workflows executions ${ref}${same} --cursor ${page.nextCursor}` : '';
+  if (more && ctx.json) ctx.io.stderr.write(`${more}\n`);
+  return { data: list, text: `${table(rows, ['id', 'status', 'trigger', 'startedAt', 'finishedAt', 'error'])}${more ? `\n\n${more}` : ''}` };
 }
 
 /** What `workflows execution` prints of one execution. */

@@ -1,5 +1,7 @@
 import { WeirError } from '../../errors.js';
 import type { ExecutionRecord } from '../../flow/types.js';
+import type { ExecutionPage } from '../../types/executions.js';
+import { MAX_PAGE } from '../../resources/executions/cursor.js';
 import type { WorkflowConfig } from '../../resources/workflows/types.js';
 import { cancelResult, executionResult, executionsLimit, executionsResult, newExecution, runInput, runResult } from '../commands/executions.js';
 import { getResult, listResult, publishResult, statusResult } from '../commands/workflows.js';
@@ -45,16 +47,17 @@ const REMOTE: Record<string, RemoteRun> = {
   },
   async executions(ctx, api) {
     const limit = executionsLimit(ctx);
+    const ref = ctx.args['workflow-id']!;
     const items: ExecutionRecord[] = [];
-    let cursor: string | null = null;
-    // Pages of at most 500 (the API's largest) until the limit or the last page.
+    let cursor: string | null = ctx.flags.cursor ?? null;
+    // Pages of at most MAX_PAGE (the API's largest) until the limit or the last page.
     do {
-      const query = new URLSearchParams({ workflow: ctx.args['workflow-id']!, limit: String(Math.min(500, limit - items.length)), ...(cursor ? { cursor } : {}) });
-      const page: { items: ExecutionRecord[]; nextCursor: string | null } = await api.call('GET', `/executions?${query}`);
+      const query = new URLSearchParams({ workflow: ref, limit: String(Math.min(MAX_PAGE, limit - items.length)), ...(ctx.flags.status ? { status: ctx.flags.status } : {}), ...(cursor ? { cursor } : {}) });
+      const page: ExecutionPage = await api.call('GET', `/executions?${query}`);
       items.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor && items.length < limit);
-    return executionsResult(items);
+    return executionsResult(ctx, ref, { items, nextCursor: cursor });
   },
   execution: async (ctx, api) => executionResult(await api.call('GET', path('executions', ctx.args['execution-id']!))),
   cancel: async (ctx, api) => cancelResult(await api.call('POST', path('executions', ctx.args['execution-id']!, 'cancel'), {})),

@@ -1,8 +1,19 @@
-// Batch keys are `runs:<workflow>:<reverse time>_<record count>_<batch id>`, with a trailing `_i` on a batch
-// whose ids are in the `ids:` index. They sort newest first: the reverse time is the time in microseconds
-// counted down from a far future (year 2255), fixed width in base 36.
+import type { ExecutionRecord, ExecutionStatus } from '../../flow/types.js';
+
+// Batch keys are `runs:<workflow>:<reverse time>_<record count>_<batch id>[_i]_<newest start>_<oldest start>_<tally>`.
+// `_i` marks a batch whose ids are in the `ids:` index. They sort newest first: the reverse time is the time
+// in microseconds counted down from a far future (year 2255), fixed width in base 36. The starts (ms, base 36)
+// and the tally of statuses (`s12e1`: 12 success, 1 error) let a listing pick the batches a page needs from
+// the keys alone. Keys written before those parts existed end after `_i` (the starts and statuses unknown).
 const FAR_FUTURE_US = 9e15;
-const BATCH_TAIL = /^([0-9a-z]{11})_(\d+)_[0-9a-z]+(_i)?$/;
+const BATCH_TAIL = /^([0-9a-z]{11})_(\d+)_[0-9a-z]+(_i)?(?:_([0-9a-z]+)_([0-9a-z]+)_((?:[a-z]\d+)+))?$/;
+/**
+ * Of a batch without starts in its key: how far its records may have started after it was written (the
+ * record of an execution queued by another host carries that host's clock).
+ */
+const CLOCK_SLACK_MS = 60_000;
+/** One letter per status in a tally. */
+const LETTERS: Record<ExecutionStatus, string> = { success: 's', error: 'e', cancelled: 'c', running: 'r', waiting: 'w', queued: 'q' };
 
 /** A stored batch, from its key. */
 export interface Batch {
@@ -13,18 +24,68 @@ export interface Batch {
   at: number;
   count: number;
   indexed: boolean;
+  /** No record in it started later than this (ms since the epoch). */
+  newest: number;
+  /** No record in it started earlier than this (ms since the epoch; 0 when unknown). */
+  oldest: number;
+  /**
+   * How many of its records have each status, as in the key (`s12e1`); null when the key does not say
+   * (written before tallies). Listings only ask whether a status is there: kept as text, not parsed.
+   */
+  tally: string | null;
 }
 
 /**
  * A batch from its key, or null for a key that is not a batch's.
  * @example
- * parseBatch('runs:wf_1:0m1x2y3z4a5_3_w1a2b3c4d1')?.count // 3
+ * parseBatch('runs:wf_1:0m1x2y3z4a5_3_w1a2b3c4d1_mi3k2l3a_mi3k2l00_s2e1')?.oldest // 1763408803536
  */
 export const parseBatch = (key: string): Batch | null => {
   const tail = key.slice(key.lastIndexOf(':') + 1);
   const m = BATCH_TAIL.exec(tail);
-  return m ? { key, tail, at: (FAR_FUTURE_US - parseInt(m[1], 36)) / 1000, count: Number(m[2]), indexed: m[3] === '_i' } : null;
+  if (!m) return null;
+  const at = (FAR_FUTURE_US - parseInt(m[1], 36)) / 1000;
+  const batch: Batch = { key, tail, at, count: Number(m[2]), indexed: m[3] === '_i', newest: at + CLOCK_SLACK_MS, oldest: 0, tally: null };
+  if (m[6] === undefined) return batch;
+  batch.newest = parseInt(m[4], 36);
+  batch.oldest = parseInt(m[5], 36);
+  batch.tally = m[6];
+  return batch;
 };
+
+/** Whether a batch may hold records of `status` (a batch without a tally may). */
+export const mayHold = (batch: Batch, status: ExecutionStatus): boolean => batch.tally === null || batch.tally.includes(LETTERS[status]);
+
+/**
+ * What a batch's key says of its records, gathered as they are added (two string comparisons and a count
+ * per record: the save path adds one record at a time).
+ * @example
+ * const summary = createBatchSummary()
+ * summary.add(record)
+ * const key = `runs:wf_1:${nextRev()}_1_w1${summary.suffix()}`
+ */
+export function createBatchSummary() {
+  let newest = '';
+  let oldest = '';
+  const counts = new Map<string, number>();
+  return {
+    add(record: Pick<ExecutionRecord, 'startedAt' | 'status'>): void {
+      // ISO times of one format compare as strings in time order.
+      if (!newest || record.startedAt > newest) newest = record.startedAt;
+      if (!oldest || record.startedAt < oldest) oldest = record.startedAt;
+      const letter = LETTERS[record.status] ?? 'x';
+      counts.set(letter, (counts.get(letter) ?? 0) + 1);
+    },
+    /** `_<newest start>_<oldest start>_<tally>`, or nothing when a start cannot be read. */
+    suffix(): string {
+      const [hi, lo] = [Date.parse(newest), Date.parse(oldest)];
+      if (!Number.isFinite(hi) || !Number.isFinite(lo) || lo < 0) return '';
+      let tally = '';
+      for (const [letter, n] of counts) tally += `${letter}${n}`;
+      return `_${hi.toString(36)}_${lo.toString(36)}_${tally}`;
+    },
+  };
+}
 
 /**
  * The reverse times of new batches: each strictly after the previous one, so two batches never tie.

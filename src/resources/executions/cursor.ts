@@ -18,7 +18,7 @@ export const cursorOf = (last: Pick<ExecutionRecord, 'startedAt' | 'id'>): strin
 export function cursorPosition(cursor: string): CursorPosition {
   try {
     const [startedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof startedAt === 'string' && typeof id === 'string') return { startedAt, id };
+    if (typeof startedAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(startedAt))) return { startedAt, id };
   } catch {
     // Reported below, as any other cursor that is not one of ours.
   }

@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { WeirConfig } from '../../config.js';
 import { WeirError } from '../../errors.js';
-import type { ExecutionRecord } from '../../flow/types.js';
+import type { ExecutionRecord, ExecutionStatus } from '../../flow/types.js';
 import type { Storages } from '../../storage/index.js';
 import { createGroupCommit } from '../../util/group-commit.js';
 import { newId } from '../../util/ids.js';
@@ -11,7 +13,7 @@ import { createSealing } from './sealed.js';
 import type { MasterKeySource } from '../secrets/crypto.js';
 import { createOpenExecutions } from './open.js';
 import { createExecutionConfigs } from './configs.js';
-import { createReverseClock, parseBatch, type Batch } from './batch-keys.js';
+import { createBatchSummary, createReverseClock, mayHold, parseBatch, type Batch } from './batch-keys.js';
 import type { ExecutionPage, ExecutionPageOptions, Executions, LinkedRecords } from '../../types/executions.js';
 import { cursorOf, cursorPosition, MAX_PAGE } from './cursor.js';
 import { doomedBatches, RETENTION_DEFAULTS } from './retention.js';
@@ -52,10 +54,34 @@ const SLICE = 64;
  */
 const CLOCK_SLACK_MS = 60_000;
 const FINISHED = new Set(['success', 'error', 'cancelled']);
+const STATUSES: ReadonlySet<string> = new Set<ExecutionStatus>(['queued', 'running', 'waiting', 'success', 'error', 'cancelled']);
 const enc = encodeURIComponent;
 /** How long a finished record may wait for the records of other runs still going, to share a batch (a file). */
 const LINGER_MS = 10;
-const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
+/** The order of listings: newest start first, ties by id (the later id first). */
+const newestStartFirst = (a: ExecutionRecord, b: ExecutionRecord) =>
+  a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+/** Batches a page reads at first; twice as many per read after that, up to {@link SLICE}. */
+const FIRST_READ = 4;
+
+/**
+ * The batch keys of one workflow (or of all) in weir's fs driver's folder of batches, listed with a plain
+ * directory read: the driver's listing (a walk of promises, then unstorage's key normalization) costs
+ * several times more, and a page's cost is mostly this listing (a folder holds a file per batch). A file
+ * being written (a temporary name) is no batch's and is left out by {@link parseBatch}.
+ */
+function keysOnDisk(runsDir: string, workflowId: string | undefined): string[] {
+  const names = (dir: string): string[] => {
+    try {
+      return readdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  };
+  const folders = workflowId === undefined ? names(runsDir) : [enc(workflowId)];
+  return folders.flatMap((folder) => names(join(runsDir, folder)).map((name) => `runs:${folder}:${name}`));
+}
 
 /**
  * Execution records in `cloud:executions`, written in batches: the records saved while a write is under way
@@ -83,11 +109,14 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
   const writer = newId('w', 8).slice(2);
   let sequence = 0;
   const nextRev = createReverseClock();
+  // Where weir's fs driver keeps the batches: listed there directly (see `keysOnDisk`).
+  const cloudDir = storage.dir('cloud');
+  const runsDir = cloudDir === undefined ? undefined : join(cloudDir, 'executions', 'runs');
 
-  const commit = createGroupCommit<string, { json: string[]; indexedIds: string[] }>((batches) =>
+  const commit = createGroupCommit<string, { json: string[]; indexedIds: string[]; summary: ReturnType<typeof createBatchSummary> }>((batches) =>
     Promise.all(
       [...batches].map(async ([workflowId, b]) => {
-        const key = `runs:${enc(workflowId)}:${nextRev()}_${b.json.length}_${writer}${(++sequence).toString(36)}${b.indexedIds.length ? '_i' : ''}`;
+        const key = `runs:${enc(workflowId)}:${nextRev()}_${b.json.length}_${writer}${(++sequence).toString(36)}${b.indexedIds.length ? '_i' : ''}${b.summary.suffix()}`;
         await store.setItem(key, `{"records":[${b.json.reverse().join(',')}]}`);
         await Promise.all(b.indexedIds.map((id) => store.setItem(`ids:${enc(id)}`, { key })));
       }),
@@ -173,13 +202,65 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
     return ids.filter((_, n) => !stays[n]);
   }
 
+  /** The batches of one workflow (or of all), from their keys alone: nothing is read. */
+  async function batchKeysOf(workflowId: string | undefined): Promise<Batch[]> {
+    const keys = runsDir ? keysOnDisk(runsDir, workflowId) : await store.getKeys(workflowId === undefined ? 'runs:' : `runs:${enc(workflowId)}:`);
+    const batches: Batch[] = [];
+    for (const key of keys) {
+      const batch = parseBatch(key);
+      if (batch) batches.push(batch);
+    }
+    return batches;
+  }
+
+  /**
+   * The stored records a page needs: the newest `wanted` that `accept` takes (with those already `shown`),
+   * reading only the batches that may hold one. A batch's key says when its records started (and of which
+   * statuses they are), so batches are read by their newest start, and reading stops once the next batch's
+   * records all started before the `wanted`-th newest found. Of two versions of an execution the one in the
+   * batch written last is kept.
+   */
+  async function storedAmong(
+    batches: Batch[],
+    { wanted, startedBefore, status, accept, shadowed, shown }: { wanted: number; startedBefore: number; status?: ExecutionStatus; accept: (r: ExecutionRecord) => boolean; shadowed: ReadonlySet<string>; shown: ExecutionRecord[] },
+  ): Promise<ExecutionRecord[]> {
+    const candidates = batches
+      .filter((b) => b.oldest <= startedBefore && (!status || mayHold(b, status)))
+      .sort((a, b) => b.newest - a.newest || (a.tail < b.tail ? -1 : a.tail > b.tail ? 1 : 0));
+    // By id, the version in the batch written last (the smallest tail); null when the filters turn it down.
+    const kept = new Map<string, { record: ExecutionRecord | null; tail: string }>();
+    const taken = () => [...kept.values()].flatMap((k) => (k.record ? [k.record] : []));
+    /** The start (ms) no page record can be older than, once `wanted` are found; -Infinity before. */
+    const floor = (): number => {
+      const starts = [...shown, ...taken()].map((r) => r.startedAt);
+      if (starts.length < wanted) return -Infinity;
+      return Date.parse(starts.sort().at(-wanted)!);
+    };
+    for (let i = 0, size = FIRST_READ; i < candidates.length; i += size, size = Math.min(SLICE, size * 2)) {
+      const least = floor();
+      if (candidates[i].newest < least) break;
+      const slice = candidates.slice(i, i + size).filter((b) => b.newest >= least);
+      const items = await store.getItems(slice.map((b) => b.key));
+      items.forEach((item, n) => {
+        const tail = slice[n].tail;
+        for (const record of recordsOf(item.value)) {
+          if (shadowed.has(record.id)) continue;
+          const before = kept.get(record.id);
+          if (!before || tail < before.tail) kept.set(record.id, { record: accept(record) ? record : null, tail });
+        }
+      });
+    }
+    return taken();
+  }
+
   const api = {
     open,
     configs: createExecutionConfigs(store),
 
     save(record: ExecutionRecord, options: { linger?: boolean } = {}): Promise<void> {
-      const update = (batch = { json: [] as string[], indexedIds: [] as string[] }) => {
+      const update = (batch = { json: [] as string[], indexedIds: [] as string[], summary: createBatchSummary() }) => {
         batch.json.push(withSealedJson(storedJson(record), sealedOf(record)));
+        batch.summary.add(record);
         if (startTimeOf(record.id) === null) batch.indexedIds.push(record.id);
         return batch;
       };
@@ -241,42 +322,48 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
       return found;
     },
 
-    /** Executions newest first (by start), of one workflow or of all. */
+    /** Executions newest first (by start), of one workflow or of all: the first pages, up to `limit`. */
     async list({ workflowId, limit = 20 }: { workflowId?: string; limit?: number } = {}): Promise<ExecutionRecord[]> {
       const out: ExecutionRecord[] = [];
-      const seen = new Set<string>();
-      for (const [id, run] of live) {
-        if (workflowId && run.workflowId !== workflowId) continue;
-        seen.add(id);
-        out.push(run.view());
+      for (let cursor: string | undefined; out.length < limit; ) {
+        const page = await api.page({ workflowId, cursor, limit: Math.min(MAX_PAGE, limit - out.length) });
+        out.push(...page.items);
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
       }
-      // The newest `limit` of each kind (unfinished, finished) hold the newest `limit` of all.
-      const ofWorkflow = (record: ExecutionRecord) => !workflowId || record.workflowId === workflowId;
-      for (const { record } of await open.newest(limit + seen.size, ofWorkflow)) {
-        if (seen.has(record.id)) continue;
-        seen.add(record.id);
-        out.push(mask(record));
-      }
-      let finished = 0;
-      await scan(await batchesUnder(workflowId ? `runs:${enc(workflowId)}:` : 'runs:'), (record) => {
-        if (!seen.has(record.id)) {
-          seen.add(record.id);
-          out.push(record);
-          finished++;
-        }
-        return finished >= limit;
-      });
-      return out.sort(newestStartFirst).slice(0, Math.max(0, limit));
+      return out;
     },
 
     async page({ workflowId, status, cursor, limit = 20 }: ExecutionPageOptions = {}): Promise<ExecutionPage> {
-      const size = Math.min(Math.max(1, limit), MAX_PAGE);
+      if (status !== undefined && !STATUSES.has(status)) {
+        throw new WeirError('INVALID_INPUT', `"${status}" is not an execution status`, { hints: [`use one of ${[...STATUSES].join(', ')}`] });
+      }
+      const size = Math.min(Math.max(1, Number.isFinite(limit) ? Math.floor(limit) : 1), MAX_PAGE);
       const after = cursor === undefined ? null : cursorPosition(cursor);
-      const all = (await api.list({ workflowId, limit: Number.MAX_SAFE_INTEGER })).filter((r) => !status || r.status === status);
-      const from = after ? all.findIndex((r) => r.startedAt < after.startedAt || (r.startedAt === after.startedAt && r.id < after.id)) : 0;
-      const items = from < 0 ? [] : all.slice(from, from + size);
-      const last = items.at(-1);
-      return { items, nextCursor: last && from + size < all.length ? cursorOf(last) : null };
+      const afterMs = after ? Date.parse(after.startedAt) : Infinity;
+      // One more than the page holds: whether there is a next page.
+      const wanted = size + 1;
+      const accept = (r: ExecutionRecord) =>
+        (!status || r.status === status) && (!after || r.startedAt < after.startedAt || (r.startedAt === after.startedAt && r.id < after.id));
+      // Of the versions of an execution, a run in progress here comes first, then an unfinished entry, then
+      // the last batch written: the ones shown are shadowed whether the filters take them or not.
+      const shadowed = new Set<string>();
+      const found: ExecutionRecord[] = [];
+      for (const [id, run] of live) {
+        if (workflowId !== undefined && run.workflowId !== workflowId) continue;
+        shadowed.add(id);
+        const record = run.view();
+        if (accept(record)) found.push(record);
+      }
+      const read = new Set<string>();
+      for (const { record } of await open.newest(wanted, accept, { workflowId, startedBefore: afterMs, read })) {
+        if (!shadowed.has(record.id)) found.push(mask(record));
+      }
+      for (const id of read) shadowed.add(id);
+      const stored = await storedAmong(await batchKeysOf(workflowId), { wanted, startedBefore: afterMs, status, accept, shadowed, shown: found });
+      const all = [...found, ...stored].sort(newestStartFirst);
+      const items = all.slice(0, size);
+      return { items, nextCursor: all.length > size ? cursorOf(items[size - 1]) : null };
     },
 
     /**
