@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { WeirConfig } from '../config.js';
+import { parseBatch } from '../resources/executions/batch-keys.js';
 import { RETENTION_DEFAULTS } from '../resources/executions/retention.js';
 import type { MountName, Storages } from '../storage/index.js';
 import { filesUnder, type Entry } from './files.js';
@@ -59,11 +60,11 @@ export async function examineHome({ home, storage, config, now = Date.now() }: {
   const count = (place: KindReport['place'], kind: string, entry: Entry) => {
     const id = `${place} ${kind}`;
     const k = kinds.get(id) ?? kinds.set(id, { kind, place, count: 0, bytes: 0, removable: { count: 0, bytes: 0 } }).get(id)!;
-    // An open execution may be kept in two slots (`@2`): counted once.
+    // An open execution may be kept in two copies (`@2`): counted once.
     if (kind === 'open executions') (k.open ??= new Set()).add(entry.name.replace(/@2$/, ''));
     else k.count++;
     k.bytes = sum(k.bytes, entry.bytes);
-    if (kind === 'execution batches') k.records = (k.records ?? 0) + Number(/_(\d+)_[0-9a-z]+(?:_i)?$/.exec(entry.name)?.[1] ?? 0);
+    if (kind === 'execution batches') k.records = (k.records ?? 0) + (parseBatch(entry.name)?.count ?? 0);
   };
   for (const e of cloud) count('cloud', cloudKind(e.name), e);
   for (const e of local) count('local', localKind(e.name), e);

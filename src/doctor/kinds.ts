@@ -4,6 +4,7 @@
 const CLOUD: Array<[string, string]> = [
   ['executions:runs:', 'execution batches'],
   ['executions:open:', 'open executions'],
+  ['executions:opened:', 'open markers'],
   ['executions:ids:', 'execution ids'],
   ['executions:configs:', 'execution configs'],
   ['executions:cancel:', 'cancel requests'],
@@ -17,6 +18,7 @@ const CLOUD: Array<[string, string]> = [
   ['workflows:', 'published'],
   ['workflow-names:', 'published'],
   ['webhook-tokens:', 'published'],
+  ['workflow-versions:', 'publish claims'],
   ['blobs:objects:', 'objects'],
   ['blobs:knowledge:', 'knowledge'],
 ];

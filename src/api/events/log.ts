@@ -18,7 +18,7 @@ export interface EventLog {
   start(): void;
   /** The seq of the newest event (0 when none yet). */
   last(): number;
-  /** The events after `seq` still held, oldest first. */
+  /** The events after `seq` still held (at least the last `size`), oldest first. */
   after(seq: number): LoggedEvent[];
   /** True when every event after `seq` is still held (so a client that saw `seq` misses none). */
   holds(seq: number): boolean;
@@ -49,7 +49,8 @@ export function createEventLog(bus: WeirBus, size = 2000): EventLog {
   const push = (name: StreamedName) => (data: unknown) => {
     const event = { seq: ++seq, name, data } as LoggedEvent;
     ring.push(event);
-    if (ring.length > size) ring.shift();
+    // Trimmed by a quarter at a time, not one shift per event: the log holds between `size` and 1.25 x `size`.
+    if (ring.length > size + (size >> 2)) ring.splice(0, ring.length - size);
     for (const fn of followers) fn(event);
   };
 

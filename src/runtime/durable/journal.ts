@@ -18,6 +18,11 @@ export interface JournalOptions {
   onAdopted?(records: Array<{ record: JournalRecord; pos: Position }>): void;
   /** How often to look for segments of dead owners, in ms (default 10000; 0 = only at open). */
   scanMs?: number;
+  /**
+   * A segment that took records and then none for this long is closed (default 60000): an idle host keeps no
+   * finished delivery's input on disk until traffic fills the segment.
+   */
+  idleMs?: number;
 }
 
 /** An open append-only journal. */
@@ -73,7 +78,7 @@ async function closeSegment(fh: FileHandle, used: number): Promise<void> {
  * const pos = await journal.append({ k: 'd', id: 'ex_1', in: input }, { pin: true })
  */
 export function createJournal(options: JournalOptions): Journal {
-  const { dir, maxSegmentBytes = 8 * 1024 * 1024, scanMs = 10000 } = options;
+  const { dir, maxSegmentBytes = 8 * 1024 * 1024, scanMs = 10000, idleMs = 60_000 } = options;
   const owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const lockFile = join(dir, `${owner}.lock`);
   let seq = 0;
@@ -84,6 +89,10 @@ export function createJournal(options: JournalOptions): Journal {
   let rotateNext = false;
   let closed = false;
   let sequence = 0;
+  /** Batches written, that number at the last rotation, and at the last idle check. */
+  let batches = 0;
+  let batchesAtRotation = 0;
+  let batchesAtCheck = 0;
   let opened!: () => void;
   const ready = new Promise<void>((resolve) => (opened = resolve));
   const timers: NodeJS.Timeout[] = [];
@@ -145,6 +154,7 @@ export function createJournal(options: JournalOptions): Journal {
   /** Closes the segment, starts the next with the live records, and deletes closed segments nothing pins. */
   async function rotateNow(): Promise<void> {
     rotateNext = false;
+    batchesAtRotation = batches;
     await openSegment();
     const sealing = [...unsealed];
     unsealed.clear();
@@ -166,6 +176,7 @@ export function createJournal(options: JournalOptions): Journal {
     if (!fh) return;
     if (rotateNext || size > maxSegmentBytes) await rotateNow().catch(() => {});
     if (!batch.size) return;
+    batches++;
     const pending = [...batch.values()];
     try {
       const positions = await writeLines(pending.map((p) => p.line));
@@ -189,6 +200,13 @@ export function createJournal(options: JournalOptions): Journal {
       await openSegment();
       opened();
       timers.push(setInterval(() => void heartbeat(lockFile).catch(() => {}), HEARTBEAT_MS).unref());
+      // Closing an idle segment carries only the live records over, so an idle journal stays idle.
+      const idle = () => {
+        const quiet = batches === batchesAtCheck && batches > batchesAtRotation;
+        batchesAtCheck = batches;
+        if (quiet) void api.rotate().catch(() => {});
+      };
+      timers.push(setInterval(idle, idleMs).unref());
       if (scanMs > 0) {
         const scan = async () => {
           const found = await adoptOrphans(dir, owner, () => `${owner}.a${++seq}.log`);

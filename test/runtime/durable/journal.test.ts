@@ -8,7 +8,7 @@ import { createJournal } from '../../../src/runtime/durable/journal.js';
 import { decodeBody } from '../../../src/host/request-body.js';
 import type { DecodedBody } from '../../../src/types/trigger.js';
 import { WebhookInput } from '../../../src/triggers/webhook/input.js';
-import { tmpDir } from '../../host/_helpers.js';
+import { tmpDir, until } from '../../host/_helpers.js';
 
 /** The accepted answer a replayed idempotency key gives again (the webhook trigger's 200). */
 const acceptedAnswer = (executionId: string, statusUrl: string) => ({ status: 200, body: { executionId, statusUrl } });
@@ -186,6 +186,25 @@ test('the delivery queue keeps order and holds deep deliveries as positions only
   assert.is(q.shift(), undefined);
   q.push(d(7));
   assert.equal(q.shift(), d(7), 'held as an object again once the spill drained');
+});
+
+test('an idle segment that took records is closed: the finished deliveries leave the disk, the live records stay', async () => {
+  const dir = tmpDir('weir-journal-');
+  const journal = createJournal({ dir, live: () => [{ k: 'a', key: 'kept' }], idleMs: 40 });
+  await journal.open();
+  const [first] = segments(dir);
+  await journal.append({ k: 'd', id: 'finished-delivery', in: { card: 'ends-with-4242' } });
+  const pinned = await journal.append({ k: 'd', id: 'still-running' }, { pin: true });
+  const text = () => segments(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+  await until(() => !segments(dir).includes(first) || (first === pinned.segment && segments(dir).length > 1), 5000, 'the idle segment closed');
+  assert.ok(text().includes('"kept"'), 'the live record moved into the new segment');
+  journal.unpin(pinned.segment);
+  await until(() => !text().includes('ends-with-4242'), 5000, 'the finished delivery gone from the disk');
+  const settled = segments(dir);
+  // Nothing new arrived: the journal stays as it is (no rotation for the carried-over live records alone).
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(segments(dir), settled);
+  await journal.close();
 });
 
 test.run();
