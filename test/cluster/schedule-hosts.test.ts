@@ -1,4 +1,4 @@
-// Several hosts on one home share its schedules: every slot of every flow runs exactly once.
+// Several hosts on one home share its schedules: every fire time of every flow runs exactly once.
 import { readdirSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,13 +17,13 @@ import { chain, fakeClock, publish, startServe, tmpDir, until } from '../host/_h
 const settled = () => new Promise((r) => setImmediate(r));
 const everyMinute = { type: 'schedule_trigger', config: { scheduleType: 'cron', cronExpression: '* * * * *' } };
 
-test('two schedulers on one home (fs claims): each slot of each flow runs once; a host that dies blocks nothing', async () => {
+test('two schedulers on one home (fs claims): each fire time of each flow runs once; a host that dies blocks nothing', async () => {
   const home = tmpDir('weir-sched-hosts-');
   const a = await createWeir({ home });
   const b = await createWeir({ home });
   const ids: string[] = [];
   for (const name of ['one', 'two', 'three']) ids.push((await publish(a, name, everyMinute)).id);
-  // Half a minute past a real minute: slots are recent, as the sweep of old claims (real time) expects.
+  // Half a minute past a real minute: fire times are recent, as the sweep of old claims (real time) expects.
   const start = Math.ceil(Date.now() / 60_000) * 60_000 + 30_000;
   const clock = fakeClock(new Date(start).toISOString());
   const runs = new Map<string, string[]>();
@@ -46,14 +46,14 @@ test('two schedulers on one home (fs claims): each slot of each flow runs once; 
   await Promise.all([sa.sync(), sb.sync()]);
   for (let minute = 1; minute <= 6; minute++) {
     await clock.advance(60_000);
-    // Both hosts ask for every slot; once all claims are answered, the runs of the minute are known.
+    // Both hosts ask for every fire time; once all claims are answered, the runs of the minute are known.
     await until(() => decided === minute * 2 * ids.length, 5000, `claims of minute ${minute}`);
     await settled();
   }
   assert.is(runs.size, 6 * ids.length);
   for (const [slot, hosts] of runs) assert.is(hosts.length, 1, `${slot} ran on ${hosts.join(', ')}`);
-  assert.is(readdirSync(claimDir(home)).length, 6 * ids.length, 'one claim file per flow and slot');
-  // Host a stops without a word (as a killed process would): host b runs every later slot by itself.
+  assert.is(readdirSync(claimDir(home)).length, 6 * ids.length, 'one claim file per flow and fire time');
+  // Host a stops without a word (as a killed process would): host b runs every later fire time by itself.
   sa.stop();
   await clock.advance(3 * 60_000);
   await until(() => decided === 6 * 2 * ids.length + 3 * ids.length, 5000, 'claims of host b alone');
@@ -65,7 +65,7 @@ test('two schedulers on one home (fs claims): each slot of each flow runs once; 
   await Promise.all([a.close(), b.close()]);
 });
 
-test('slot claims on files: one winner per slot; old claims are swept, an old slot claimed lately stays', async () => {
+test('claims on files: one winner per time; old claims are swept, an old time claimed lately stays', async () => {
   const dir = join(tmpDir('weir-claims-'), 'claims');
   const start = Date.now();
   let now = start;
@@ -79,10 +79,10 @@ test('slot claims on files: one winner per slot; old claims are swept, an old sl
   assert.is(await claim('wf_now', now), true);
   await until(() => !readdirSync(dir).includes(`${old - 60_000}-wf_gone`), 5000, 'the sweep');
   assert.equal(readdirSync(dir).sort(), [`${now}-wf_now`, `${old}-wf%2Flate`].sort());
-  assert.is(await claim('wf/late', old), false, 'a swept-around claim still holds its slot');
+  assert.is(await claim('wf/late', old), false, 'a swept-around claim still holds its time');
 });
 
-test('two `weir serve` processes on one home fire each schedule slot once, and say how they share them', async () => {
+test('two `weir serve` processes on one home fire each schedule fire time once, and say how they share them', async () => {
   const home = tmpDir('weir-sched-serve-');
   const hits = new Map<string, number>();
   const server = createServer((req, res) => {
@@ -110,12 +110,12 @@ test('two `weir serve` processes on one home fire each schedule slot once, and s
   const first = await startServe(home, [], env);
   const second = await startServe(home, [], env);
   try {
-    assert.ok(Date.now() < boundary - 500, 'both hosts listen before the slot');
-    await until(() => first.output().includes('slots are claimed'), 5000, 'the first host to say how it shares its schedules');
-    assert.match(first.output(), `slots are claimed in ${claimDir(home)}, so each slot runs once across the weir serve processes on this home`);
+    assert.ok(Date.now() < boundary - 500, 'both hosts listen before the fire time');
+    await until(() => first.output().includes('fire times are claimed'), 5000, 'the first host to say how it shares its schedules');
+    assert.match(first.output(), `fire times are claimed in ${claimDir(home)}, so each runs once across the weir serve processes on this home`);
     await until(() => second.output().includes(`another weir serve (pid ${first.child.pid}`), 5000, 'the second host to name the first');
     await until(() => hits.size === flows.length, 15_000, 'a run of every flow');
-    // A second run of a slot would come within milliseconds (both hosts arm the same instant); allow ample time.
+    // A second run of a fire time would come within milliseconds (both hosts arm the same instant); allow ample time.
     await new Promise((r) => setTimeout(r, 1500));
     const slot = new Date(boundary + shift).toISOString();
     assert.equal(
