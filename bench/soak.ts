@@ -48,7 +48,13 @@ await weir.workflows.publish(flow.id);
 const token = flow.webhookToken;
 await weir.close();
 
-const du = async (): Promise<number> => Number((await promisify(execFile)('du', ['-s', '--block-size=1', home])).stdout.split('\t')[0]);
+// Files pruned while `du` walks the home make it exit 1 with the total of the rest, which is what we want.
+const du = async (): Promise<number> => {
+  const out = await promisify(execFile)('du', ['-s', '--block-size=1', home]).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  const bytes = Number(out.stdout.split('\t')[0]);
+  if (!Number.isFinite(bytes) || !out.stdout) throw new Error(`du gave no size of ${home}`);
+  return bytes;
+};
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 const host = await start([cli, 'serve', '--home', home, '--port', '0', '--json', '--log-level', 'warn']);
