@@ -4,11 +4,8 @@ import { dirname } from 'node:path';
 
 let counter = 0;
 
-/**
- * Writes a file so that readers see either the old or the new content, never a torn one: the bytes go to a
- * temporary sibling that is renamed over the target (rename is atomic within one file system).
- */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+/** Writes `data` to a temporary sibling of `file` (making its folder if need be) and returns the sibling's path. */
+async function writeSibling(file: string, data: string | Uint8Array): Promise<string> {
   const tmp = `${file}.${process.pid}.${++counter}.tmp`;
   try {
     await writeFile(tmp, data);
@@ -17,6 +14,15 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     await mkdir(dirname(file), { recursive: true });
     await writeFile(tmp, data);
   }
+  return tmp;
+}
+
+/**
+ * Writes a file so that readers see either the old or the new content, never a torn one: the bytes go to a
+ * temporary sibling that is renamed over the target (rename is atomic within one file system).
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = await writeSibling(file, data);
   try {
     await rename(tmp, file);
   } catch (err) {
@@ -34,14 +40,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
  * if (await createFileOnce('/srv/weir/cloud/workflow-versions/wf_1/4', '{}')) publishAs(4)
  */
 export async function createFileOnce(file: string, data: string | Uint8Array): Promise<boolean> {
-  const tmp = `${file}.${process.pid}.${++counter}.tmp`;
-  try {
-    await writeFile(tmp, data);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(tmp, data);
-  }
+  const tmp = await writeSibling(file, data);
   try {
     await link(tmp, file);
     return true;
