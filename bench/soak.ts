@@ -67,11 +67,15 @@ const timer = setInterval(() => {
   sampling = true;
   void du()
     .then((bytes) => samples.push({ t: Math.round((Date.now() - began) / 1000), homeMb: bytes / MB, rssMb: rssMb(pid) }))
+    // A sample that could not be taken is left out (the next one comes in a few seconds).
+    .catch((err) => console.error(`a sample was skipped: ${(err as Error).message}`))
     .finally(() => (sampling = false));
 }, sampleS * 1000);
-const result = await autocannon({ url: `${host.url}/trigger/${token}`, method: 'POST', connections: 32, headers: { 'content-type': 'application/json' }, body, duration: seconds });
-clearInterval(timer);
-await stop(host.child);
+// The host goes however the load ends: a failed run leaves no `weir serve` behind.
+const result = await autocannon({ url: `${host.url}/trigger/${token}`, method: 'POST', connections: 32, headers: { 'content-type': 'application/json' }, body, duration: seconds }).finally(async () => {
+  clearInterval(timer);
+  await stop(host.child);
+});
 
 const doctor = spawnSync(process.execPath, [cli, '--home', home, 'doctor', '--json'], { encoding: 'utf8' });
 const report = JSON.parse(doctor.stdout) as { kinds: Array<{ kind: string; place: string; count: number; bytes: number; records?: number }>; total: { bytes: number } };
