@@ -57,4 +57,20 @@ export default defineConfig([
     external,
     define: { __WEIR_VERSION__: JSON.stringify(version) },
   },
+  {
+    // The Studio (src/studio/app): one browser bundle with its stylesheet, and index.html, into studio/. Its
+    // libraries (React, React Flow, dagre) are devDependencies bundled here, so nothing is built at install or serve time.
+    // Split: the views other than the flow list are chunks loaded when opened, so the first load carries no graph code.
+    entry: { app: 'src/studio/app/main.tsx' },
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2022',
+    outDir: `${outDir}/studio`,
+    publicDir: 'src/studio/public',
+    clean: false,
+    splitting: true,
+    minify: true,
+    noExternal: [/.*/],
+    define: { 'process.env.NODE_ENV': '"production"' },
+  },
 ]);

@@ -95,6 +95,35 @@ for (const [name, run] of [
   });
   console.log(`      per-node overhead: ${perNode.toFixed(2)} µs`);
 }
+// 3. What metrics and the OpenTelemetry API (loaded, no SDK registered: the default) add per execution: the
+//    same chain through an instance with metrics counting (started, as a host starts them) and one with
+//    `metrics.enabled: false`, in interleaved rounds. Traces cannot be turned off (without an SDK each
+//    execution asks the API's proxy whether one was registered), so both sides pay that.
+const counted = await createWeir({ env: {} });
+await counted.metrics!.start();
+const uncounted = await createWeir({ env: {}, config: { metrics: { enabled: false } } });
+const runOn = (w: typeof weir) => () => w.executor.run({ workflow, input, trigger: 'manual' });
+await perRun(runOn(counted), 2000);
+await perRun(runOn(uncounted), 2000);
+const onUs: number[] = [];
+const offUs: number[] = [];
+for (let r = 0; r < ROUNDS * 2; r++) {
+  onUs.push(await perRun(runOn(counted), RUNS));
+  offUs.push(await perRun(runOn(uncounted), RUNS));
+}
+const metricsRatio = median(onUs.map((on, r) => on / offUs[r]));
+report({
+  name: `${NODES}-node set chain, metrics on / off (OpenTelemetry API loaded, no SDK)`,
+  weir: `${median(onUs).toFixed(1)} µs/run`,
+  baseline: `${median(offUs).toFixed(1)} µs/run`,
+  ratio: metricsRatio,
+  target: '<= 1.03x',
+  ok: metricsRatio <= 1.03,
+});
+console.log(`      metrics per execution: ${(median(onUs) - median(offUs)).toFixed(2)} µs (medians; rounds' ratios ${onUs.map((on, r) => (on / offUs[r]).toFixed(3)).join(', ')})`);
+await counted.close();
+await uncounted.close();
+
 // Using `sink` keeps the measured loops from being optimised away.
 if (!Number.isFinite(sink)) throw new Error(`unexpected sum ${sink}`);
 await weir.close();

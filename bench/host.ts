@@ -17,6 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWeir } from '../src/weir.js';
+import { IMMEDIATE_FLOW, ORDER_BODY, RESPOND_FLOW } from './_flows.js';
 import { createScheduler } from '../src/triggers/schedule/scheduler.js';
 import { NODE_RED_SKIPPED, nodeRedDir, startNodeRed } from './_node-red.js';
 import { cpuCeiling, median, percentile, report, start, stop, withCpu } from './_stats.js';
@@ -37,7 +38,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 // WEIR_BASE_DIR names another weir checkout with dist/ built: its (b) and (c) run in the same rounds, for a
 // before/after of a change on the hot path.
 const baseCli = process.env.WEIR_BASE_DIR ? resolve(process.env.WEIR_BASE_DIR, 'dist/cli.js') : null;
-const body = JSON.stringify({ order: { id: 12345, amount: 99.5, items: [{ sku: 'a-1', qty: 2 }] }, source: 'bench' });
+const body = ORDER_BODY;
 
 const RAW_SERVER = `
 const http = require('node:http');
@@ -119,24 +120,10 @@ function fsyncMs(dir: string): number {
 const home = mkdtempSync(join(tmpdir(), 'weir-bench-host-'));
 const weir = await createWeir({ home: join(home, 'template') });
 const fast = await weir.workflows.create('bench-immediate');
-await weir.workflows.save(fast.id, { nodes: [{ id: 'webhook_trigger-1', type: 'webhook_trigger', config: { respondImmediately: true } }], edges: [] });
+await weir.workflows.save(fast.id, IMMEDIATE_FLOW);
 await weir.workflows.publish(fast.id);
 const sync = await weir.workflows.create('bench-respond');
-await weir.workflows.save(sync.id, {
-  nodes: [
-    { id: 'webhook_trigger-1', type: 'webhook_trigger', config: { respondImmediately: false } },
-    { id: 'set-1', type: 'set', config: { values: { amount: '{{ body.order.amount }}', id: '{{ body.order.id }}' } } },
-    { id: 'condition-1', type: 'condition', config: { rules: { '>': [{ var: 'node.set-1.data.amount' }, 10] } } },
-    { id: 'respond-1', type: 'respond', config: { status: 200, body: { accepted: '{{ $node.set-1.data.id }}' } } },
-    { id: 'respond-2', type: 'respond', config: { status: 422, body: { accepted: false } } },
-  ],
-  edges: [
-    { id: 'e1', source: 'webhook_trigger-1', target: 'set-1' },
-    { id: 'e2', source: 'set-1', target: 'condition-1' },
-    { id: 'e3', source: 'condition-1', target: 'respond-1', sourceHandle: 'true' },
-    { id: 'e4', source: 'condition-1', target: 'respond-2', sourceHandle: 'false' },
-  ],
-});
+await weir.workflows.save(sync.id, RESPOND_FLOW);
 await weir.workflows.publish(sync.id);
 await weir.close();
 

@@ -9,46 +9,18 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createWeir } from '../src/weir.js';
 import { cursorOf } from '../src/resources/executions/cursor.js';
-import { newExecutionId } from '../src/resources/executions/ids.js';
-import type { ExecutionRecord } from '../src/flow/types.js';
+import { writeExecutions } from './_executions.js';
 import { median, report } from './_stats.js';
 
 const TOTAL = Number(process.env.BENCH_EXECUTIONS ?? 100_000);
 const WORKFLOWS = 10;
-const AT_ONCE = 4;
 const REPEAT = Number(process.env.BENCH_RUNS ?? 15);
 const TARGET_MS = 50;
 
 const home = mkdtempSync(join(tmpdir(), 'weir-bench-listing-'));
 try {
-  const writer = await createWeir({ home, env: {} });
-  const t0 = Date.now() - TOTAL * 10;
-  const written = performance.now();
-  for (let i = 0; i < TOTAL; i += AT_ONCE) {
-    const saves: Promise<void>[] = [];
-    for (let n = i; n < Math.min(TOTAL, i + AT_ONCE); n++) {
-      const start = t0 + n * 10;
-      const status = Math.floor(n / WORKFLOWS) % 200 === 7 ? 'error' : 'success';
-      const record: ExecutionRecord = {
-        id: newExecutionId(start),
-        workflowId: `wf_${n % WORKFLOWS}`,
-        workflowName: `flow ${n % WORKFLOWS}`,
-        version: 1,
-        status,
-        trigger: 'webhook',
-        input: { order: { id: n, amount: 99.5 } },
-        nodes: { 'set-1': { data: { n }, status: status === 'error' ? 'error' : 'success', startedAt: new Date(start).toISOString(), finishedAt: new Date(start + 2).toISOString() } },
-        result: { n },
-        ...(status === 'error' ? { error: { code: 'NODE_FAILED', message: 'boom', node: 'set-1' } } : {}),
-        startedAt: new Date(start).toISOString(),
-        finishedAt: new Date(start + 2).toISOString(),
-      } as ExecutionRecord;
-      saves.push(writer.executions.save(record));
-    }
-    await Promise.all(saves);
-  }
-  console.log(`      ${TOTAL} records of ${WORKFLOWS} workflows written in ${((performance.now() - written) / 1000).toFixed(1)} s`);
-  await writer.close();
+  const written = await writeExecutions(home, { total: TOTAL, workflows: WORKFLOWS });
+  console.log(`      ${TOTAL} records of ${WORKFLOWS} workflows written in ${(written / 1000).toFixed(1)} s`);
 
   const weir = await createWeir({ home, env: {} });
   const timed = async (run: () => Promise<unknown>) => {

@@ -43,6 +43,10 @@ export interface WeirEvents {
   'wait:woken': { executionId: string; nodeId: string; late: number };
   'wait:error': { executionId?: string; nodeId?: string; error: unknown };
   'waits:loaded': { count: number; ms: number };
+  /** The error flow of a failed execution (`settings.errorFlow`) could not run: which, and why. */
+  'error-flow:failed': { executionId: string; workflowId: string; workflowName: string; errorFlow: string; problem: string };
+  /** A debounced burst could not be stored, loaded or run (it is tried again later). */
+  'debounce:error': { executionId?: string; workflowId?: string; error: unknown };
   [event: string]: unknown;
   [event: symbol]: unknown;
 }

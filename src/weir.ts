@@ -5,7 +5,8 @@ import { createNodeRegistry, type NodeDefinition, type NodeRegistry } from './no
 import { builtinTriggers, type TriggerDefinition } from './triggers/index.js';
 import { createWorkflows, type Workflows } from './resources/workflows/index.js';
 import { createExpressions } from './expr/index.js';
-import { allowedEnv, createMasker, createRun, createRunningExecutions, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
+import { createAwaitExecution } from './runtime/await-execution.js';
+import { allowedEnv, currentMasker, createRun, createRunningExecutions, createWeirExecutor, flowChecks, type ExecutionRecord, type Executor, type WeirRunOptions } from './flow/index.js';
 import { createExecutions } from './resources/executions/index.js';
 import { createCancelRequests } from './resources/executions/cancel-requests.js';
 import { createCancel } from './resources/executions/cancel.js';
@@ -28,6 +29,7 @@ import { createCluster, type Cluster } from './cluster/index.js';
 import { createNetworkPolicy, type NetworkPolicy } from './util/network.js';
 import { createCapture, type Capture } from './triggers/webhook/capture.js';
 import { createRuntime, type Runtime } from './runtime/index.js';
+import { createErrorFlows } from './runtime/error-flows.js';
 import { cachedPublicBase, publicBase } from './host/serve-info.js';
 import { createResumeTokens, createWaitStore, createWaits } from './waits/index.js';
 import { createClaim } from './cluster/claims.js';
@@ -93,7 +95,8 @@ export interface Weir {
   /** The flow executor (`executor.run({ workflow, input, trigger })`) and its lifecycle hooks. */
   readonly executor: Executor;
   /**
-   * Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`.
+   * Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`. Under
+   * the flow's `concurrency` and `rateLimit` (this process's) it may wait `queued` first; it is never debounced.
    * @example
    * const record = await weir.run('orders', { id: 42 }, { published: true })
    */
@@ -189,26 +192,31 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const voiceAgents = createVoiceAgents({ storage, config, workflows, secrets: () => secrets.values() });
   const capture = createCapture({ storage, workflows, bus });
   // `call_flow` runs through `run`, which needs the executor the services are given to.
-  const services: NodeServices = { sandbox, network, kv, tables, objects, knowledge, run: (ref, input, runOptions) => run(ref, input, runOptions) };
+  const services: NodeServices = { sandbox, expressions, awaitExecution: createAwaitExecution({ bus, executions, cancel: (id) => cancel(id) }), network, kv, tables, objects, knowledge, run: (ref, input, runOptions) => run(ref, input, runOptions) };
   // Cancel requests from other processes are looked for only while runs go here (`onBusy`).
   const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe: cloudProbe(storage, ['executions/cancel']), cluster });
   const running = createRunningExecutions({ onBusy: (busy) => cancelWatch.busy(busy) });
   const cancelWatch = requests.follow((id) => running.cancel(id) !== null);
   const tokens = createResumeTokens({ store: waitStore, base: cachedPublicBase(home, config.publicUrl) });
   const executor = createWeirExecutor({ nodes, expressions, bus, env: allowedEnv(env, config.env?.allow), executions, secrets: () => secrets.valuesNow(), services, checks, running, resumeUrl: tokens.url });
-  const run = createRun({ workflows, executor });
-  const runtime = createRuntime({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, execute: (request) => executor.run(request) });
-  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: (request) => executor.run(request), limiter: runtime.limiter, bus, cluster, claim: createClaim({ cluster, home }, 'wait', WAIT_RETRY_MS) });
+  // Records stored outside a run (queued, debounced, cancelled) are masked with the secrets of the moment.
+  const masker = currentMasker(() => secrets.valuesNow());
+  const runtime = createRuntime({ home, config, storage, bus, nodes, workflows, executions, capture, cluster, expressions, masker, execute: (request) => executor.run(request) });
+  // Runs started by hand or by a node pass the flow's rules like deliveries; a woken execution takes a place again (a waiting one holds none).
+  const run = createRun({ workflows, executor: runtime });
+  const waits = createWaits({ storage, store: waitStore, tokens, executions, execute: runtime.run, limiter: runtime.limiter, bus, cluster, claim: createClaim({ cluster, home }, 'wait', WAIT_RETRY_MS) });
   // Around persistence: the config and tokens are stored before the waiting record, its wakes after it.
   executor.hooks['execution:end'].unshift(waits.hooks.prepare);
+  // Before persistence too: a failed record names the error flow execution it started.
+  const hasDraft = (ref: string) => workflows.getLocal(ref).then(() => true, () => false);
+  const errorFlows = createErrorFlows({ published: runtime.index.published, hasDraft, dispatcher: runtime.dispatcher, limiter: runtime.limiter, bus });
+  executor.hooks['execution:start'].unshift(errorFlows.start);
+  executor.hooks['execution:end'].unshift(errorFlows.end);
   executor.hooks['execution:end'].push(waits.hooks.register);
-  const mask = async (record: ExecutionRecord) => {
-    const values = Object.values(await secrets.valuesNow());
-    return values.length ? createMasker(values).record(record) : record;
-  };
+  const mask = async (record: ExecutionRecord) => (await masker()).record(record);
   const metrics = config.metrics?.enabled === false ? null : createMetrics({ settings: config.metrics, bus, hooks: executor.hooks, limiter: runtime.limiter, intake: runtime.webhooks, waits, sandbox });
-  const cancel = createCancel({ executions, cancelHere: running.cancel, requests, queue: runtime.queue, mask });
-  const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: executor.run, cancel });
+  const cancel = createCancel({ executions, cancelHere: (id) => running.cancel(id) ?? runtime.admission.cancel(id), requests, queue: runtime.queue, mask });
+  const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: runtime.run, cancel });
   const weir: Weir = {
     home, config, storage, bus, nodes, triggers, env, network, cluster,
     workflows, executions: { ...executions, ...control }, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,

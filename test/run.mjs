@@ -34,7 +34,9 @@ child.stdout.on('data', (chunk) => {
   out += chunk;
   process.stdout.write(chunk);
 });
-child.on('close', (code) => {
+child.on('close', (code, signal) => {
+  // uvu ended before its summary (killed, or something in a test ended the process): say how, or nothing tells.
+  if (!/Total:/.test(out)) console.error(`\nuvu ended without its summary: exit code ${code}, signal ${signal}`);
   const total = Number(/Total:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const passed = Number(/Passed:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const skipped = Number(/Skipped:\s+(\d+)/.exec(out)?.[1] ?? 0);

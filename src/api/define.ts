@@ -19,6 +19,8 @@ export interface ApiResponse {
   schema: JsonSchema;
   /** A `text/event-stream` answer: `schema` is then the schema of one event's data. */
   events?: true;
+  /** The media type of an answer that is neither JSON nor events (`image/png`): the handler answers a RawAnswer. */
+  contentType?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface ApiResponse {
  * }
  */
 export interface ApiRoute {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The path under `/api/v1`, with `:name` segments. */
   path: string;
   operationId: string;

@@ -6,9 +6,11 @@ import { RawAnswer, type ApiRoute } from './define.js';
 import type { ApiDeps } from './deps.js';
 import { API_BASE, openApiDocument } from './openapi.js';
 import { captureRoutes } from './routes/capture.js';
+import { catalogRoutes } from './routes/catalog.js';
 import { executionRoutes } from './routes/executions.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { eventRoutes } from './routes/events.js';
+import { interfaceRoutes } from './routes/interfaces.js';
 import { createEventLog, type EventLog } from './events/log.js';
 import { parseCall } from './validate.js';
 
@@ -18,7 +20,7 @@ export type { ApiRoute } from './define.js';
 
 /** Every management route, declared once (src/api/routes/), the OpenAPI document's own route last; the event streams read `log`. */
 export function apiRoutes(deps: ApiDeps, log: EventLog): ApiRoute[] {
-  const routes: ApiRoute[] = [...workflowRoutes(deps), ...captureRoutes(deps), ...executionRoutes(deps), ...eventRoutes(deps, log)];
+  const routes: ApiRoute[] = [...workflowRoutes(deps), ...captureRoutes(deps), ...executionRoutes(deps), ...eventRoutes(deps, log), ...catalogRoutes(deps), ...interfaceRoutes(deps)];
   routes.push({
     method: 'GET',
     path: '/openapi.json',

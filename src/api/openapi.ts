@@ -23,7 +23,7 @@ function operation(route: ApiRoute) {
       schema,
     })),
   ];
-  const { status, description, schema, events } = route.response;
+  const { status, description, schema, events, contentType } = route.response;
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -32,7 +32,7 @@ function operation(route: ApiRoute) {
     ...(parameters.length ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: false, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: {
-      [String(status)]: { description, content: { [events ? 'text/event-stream' : 'application/json']: { schema } } },
+      [String(status)]: { description, content: { [contentType ?? (events ? 'text/event-stream' : 'application/json')]: { schema } } },
       '400': error('The request does not fit this route (every problem in `error.details`), or the operation broke a rule.'),
       '401': error('No access token was sent.'),
       '403': error('The token sent is not the host access token (or `authorize` refused the request).'),

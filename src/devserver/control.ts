@@ -12,7 +12,8 @@ import type { WebviewAction } from './webview.js';
 export async function callWebview(home: string, ref: string, action: WebviewAction): Promise<any> {
   const server = await requireServer(home, ref);
   // The preview enforces the action's own timeout; this only guards against a hung process.
-  const budget = ('ms' in action ? action.ms : 0) + ('timeout' in action && action.timeout ? action.timeout : 5000) + 30_000;
+  const waits = ('ms' in action ? action.ms : 0) + ('wait' in action && action.wait ? action.wait : 0);
+  const budget = waits + ('timeout' in action && action.timeout ? action.timeout : 5000) + 30_000;
   let res: Response;
   try {
     res = await fetch(new URL('/__weir/webview', server.url), {

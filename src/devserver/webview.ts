@@ -6,7 +6,8 @@ import { CHROMIUM_ARGS } from './browser.js';
 
 /** One request to the webview control API (`POST /__weir/webview`). */
 export type WebviewAction =
-  | { action: 'screenshot'; fullPage?: boolean }
+  /** `after`: first wait (up to `wait` ms) until the page's change count passes this number. */
+  | { action: 'screenshot'; fullPage?: boolean; after?: number; wait?: number }
   | { action: 'click'; selector: string; timeout?: number }
   | { action: 'type'; selector: string; text: string; timeout?: number }
   | { action: 'eval'; code: string }
@@ -15,6 +16,23 @@ export type WebviewAction =
   | { action: 'wait'; ms: number };
 
 export const DEFAULT_TIMEOUT = 5000;
+
+/** The actions that may change what the page shows; each one counts as a change once it is done. */
+const CHANGING = new Set(['click', 'type', 'eval', 'nav']);
+
+/**
+ * Reports DOM changes of every document the page loads to the `__weirPageChanged` binding, at most one
+ * report per 50 ms (a page that redraws continuously must not flood the control process).
+ */
+const CHANGE_OBSERVER = `(() => {
+  let queued = false;
+  const report = () => {
+    if (queued) return;
+    queued = true;
+    setTimeout(() => { queued = false; window.__weirPageChanged?.(); }, 50);
+  };
+  new MutationObserver(report).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})();`;
 
 export interface WebviewOptions {
   /** The Chromium binary (see findChromium). */
@@ -54,12 +72,17 @@ function checkAction(req: Record<string, unknown>): void {
     if (typeof req[name] !== type) throw new WeirError('INVALID_INPUT', `"${name}" must be a ${type}`);
   }
   if (req.timeout !== undefined && !(typeof req.timeout === 'number' && req.timeout >= 0)) throw new WeirError('INVALID_INPUT', '"timeout" must be a number of ms');
+  for (const name of ['after', 'wait']) {
+    if (req[name] !== undefined && !(typeof req[name] === 'number' && (req[name] as number) >= 0)) throw new WeirError('INVALID_INPUT', `"${name}" must be a number, 0 or more`);
+  }
   if (req.action === 'wait' && !((req.ms as number) >= 0)) throw new WeirError('INVALID_INPUT', '"ms" must be 0 or more');
 }
 
 /**
  * Opens a headless Chromium with one page on `url` and keeps it: every control call acts on that page.
- * Console messages and page errors are written to `consoleFile`.
+ * Console messages and page errors are written to `consoleFile`. The page's changes are counted (`version`):
+ * each page load, each burst of DOM changes and each action that may change it (click, type, eval, nav), so
+ * a screenshot can wait for the next change (`after`) and say which change it shows.
  * @example
  * const view = await openWebview({ executablePath: '/usr/bin/chromium', url, consoleFile, log: console.log })
  * await view.perform({ action: 'click', selector: '#send' })
@@ -77,6 +100,26 @@ export async function openWebview(options: WebviewOptions) {
   const consoleOut = createWriteStream(options.consoleFile, { flags: 'a' });
   const record = (type: string, text: string) => consoleOut.write(`${new Date().toISOString()} ${type.padEnd(7)} ${text.replace(/\n/g, '\n    ')}\n`);
   let page: Page | null = null;
+  let version = 0;
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    version += 1;
+    for (const wake of waiters) wake();
+    waiters.clear();
+  };
+  /** Resolves once the change count passes `after`, or after `ms` whatever happened. */
+  const changeAfter = (after: number, ms: number) =>
+    version > after
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            waiters.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, ms);
+          waiters.add(wake);
+        });
 
   async function openPage(url: string): Promise<Page> {
     const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -87,6 +130,9 @@ export async function openWebview(options: WebviewOptions) {
       p.close().catch(() => {});
     });
     p.on('close', () => page === p && (page = null));
+    p.on('load', changed);
+    await p.exposeBinding('__weirPageChanged', changed);
+    await p.addInitScript(CHANGE_OBSERVER);
     await p.goto(url, { waitUntil: 'load' });
     return p;
   }
@@ -109,8 +155,12 @@ export async function openWebview(options: WebviewOptions) {
     try {
       switch (req.action) {
         case 'screenshot': {
-          const png = await p.screenshot({ fullPage: !!req.fullPage, type: 'png' });
-          return { png: png.toString('base64') };
+          if (req.after !== undefined) await changeAfter(req.after, req.wait ?? 0);
+          // Read before the capture: a change while it is taken gives a higher count, so the next `after` sees it.
+          const shows = version;
+          // `caret: 'initial'`: hiding the caret injects a style element, a DOM change that would wake the next `after` at once.
+          const png = await p.screenshot({ fullPage: !!req.fullPage, type: 'png', caret: 'initial' });
+          return { png: png.toString('base64'), version: shows };
         }
         case 'click':
           await p.click(req.selector, { timeout }).catch((e) => Promise.reject(selectorError(e, req.selector, timeout)));
@@ -138,6 +188,8 @@ export async function openWebview(options: WebviewOptions) {
       }
     } finally {
       if (!p.isClosed() && p.url().startsWith('http')) lastUrl = p.url();
+      // A failed click may still have changed the page; an extra count only costs one refresh.
+      if (CHANGING.has(req.action)) changed();
     }
   }
 

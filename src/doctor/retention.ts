@@ -14,7 +14,7 @@ export interface Removal {
   records?: number;
 }
 
-const FINISHED = new Set(['success', 'error', 'cancelled']);
+const FINISHED = new Set(['success', 'error', 'cancelled', 'debounced']);
 /** Batches read at once. */
 const SLICE = 64;
 const decode = (part: string) => {

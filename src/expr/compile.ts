@@ -9,12 +9,15 @@ export interface Scope {
   env: Record<string, string | undefined>;
   /** `$execution`: `id`, and `resumeUrl` where the executor offers one. */
   execution?: object;
+  /** `$item` and `$index`: the item a foreach `map` is at, and its position. */
+  item?: unknown;
+  index?: number;
 }
 
 /** A compiled expression: a plain closure over the tree, built once per template. */
 export type Evaluate = (scope: Scope) => unknown;
 
-type Base = 'input' | 'node' | 'env' | 'execution';
+type Base = 'input' | 'node' | 'env' | 'execution' | 'item' | 'index';
 const BASES: Record<RootName, { base: Base | 'now'; key?: string }> = {
   $input: { base: 'input' },
   $node: { base: 'node' },
@@ -25,23 +28,37 @@ const BASES: Record<RootName, { base: Base | 'now'; key?: string }> = {
   headers: { base: 'input', key: 'headers' },
   query: { base: 'input', key: 'query' },
   method: { base: 'input', key: 'method' },
+  $item: { base: 'item' },
+  $index: { base: 'index' },
+};
+
+// Each root read by name: a named property load is inline-cached where `s[base]` (a key held in a variable)
+// is a keyed load, which costs a foreach `map` over many items about a tenth of its time.
+const READ: Record<Base, (s: Scope) => unknown> = {
+  input: (s) => s.input,
+  node: (s) => s.node,
+  env: (s) => s.env,
+  execution: (s) => s.execution,
+  item: (s) => s.item,
+  index: (s) => s.index,
 };
 
 /** A root followed by fixed keys (`$input.a.b`, `body.list[0]`) compiles to one closure: the common case. */
 function compilePath(base: Base, keys: Array<string | number>): Evaluate {
   const [k0, k1, k2] = keys;
+  const root = READ[base];
   switch (keys.length) {
     case 0:
-      return (s) => s[base];
+      return root;
     case 1:
-      return (s) => getKey(s[base], k0);
+      return (s) => getKey(root(s), k0);
     case 2:
-      return (s) => getKey(getKey(s[base], k0), k1);
+      return (s) => getKey(getKey(root(s), k0), k1);
     case 3:
-      return (s) => getKey(getKey(getKey(s[base], k0), k1), k2);
+      return (s) => getKey(getKey(getKey(root(s), k0), k1), k2);
     default:
       return (s) => {
-        let v: unknown = s[base];
+        let v: unknown = root(s);
         for (let i = 0; i < keys.length && v !== undefined; i++) v = getKey(v, keys[i]);
         return v;
       };

@@ -1,5 +1,5 @@
 import { WeirError } from '../errors.js';
-import type { Problem } from '../nodes/define.js';
+import type { Problem } from '../types/problem.js';
 import type { Evaluate, Scope } from './compile.js';
 import { compileTemplate } from './template.js';
 
@@ -45,10 +45,14 @@ export function createExpressions({ cacheSize = 10_000 }: ExpressionsOptions = {
       const entries = Object.entries(value).map(([k, v]) => [k, skipKeys?.includes(k) ? null : compileValue(v)] as const);
       const dynamic = entries.filter(([, f]) => f !== null) as Array<readonly [string, Evaluate]>;
       if (dynamic.length === 0) return null;
-      // Constant keys are copied as they are; only the dynamic ones are evaluated per run.
+      const keys = dynamic.map(([k]) => k);
+      const fns = dynamic.map(([, f]) => f);
+      // Every key dynamic (a foreach `map` mostly): built key by key, in order, so each object takes the same
+      // hidden class and none is copied first. Otherwise constant keys are copied as they are.
+      if (dynamic.length === entries.length && !keys.includes('__proto__')) return build(keys, fns);
       return (s) => {
         const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-        for (const [k, f] of dynamic) out[k] = f(s);
+        for (let i = 0; i < keys.length; i++) out[keys[i]] = fns[i](s);
         return out;
       };
     }
@@ -90,4 +94,51 @@ export function createExpressions({ cacheSize = 10_000 }: ExpressionsOptions = {
       return fn ? fn(scope) : value;
     },
   };
+}
+
+/**
+ * An object of `keys`, each the value of its closure. Up to four keys get a closure of their own, with one call
+ * site and one store per key (each sees one closure and one name), where a loop's would see them all.
+ */
+function build(keys: string[], fns: Evaluate[]): Evaluate {
+  const [k0, k1, k2, k3] = keys;
+  const [f0, f1, f2, f3] = fns;
+  switch (keys.length) {
+    case 1:
+      return (s) => {
+        const o: Record<string, unknown> = {};
+        o[k0] = f0(s);
+        return o;
+      };
+    case 2:
+      return (s) => {
+        const o: Record<string, unknown> = {};
+        o[k0] = f0(s);
+        o[k1] = f1(s);
+        return o;
+      };
+    case 3:
+      return (s) => {
+        const o: Record<string, unknown> = {};
+        o[k0] = f0(s);
+        o[k1] = f1(s);
+        o[k2] = f2(s);
+        return o;
+      };
+    case 4:
+      return (s) => {
+        const o: Record<string, unknown> = {};
+        o[k0] = f0(s);
+        o[k1] = f1(s);
+        o[k2] = f2(s);
+        o[k3] = f3(s);
+        return o;
+      };
+    default:
+      return (s) => {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < keys.length; i++) o[keys[i]] = fns[i](s);
+        return o;
+      };
+  }
 }

@@ -16,8 +16,11 @@ export type Ast =
 
 export type BinaryOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | '%';
 
-/** `$input`, `$node`, `$now`, `$env`, `$execution`, and the webhook shorthands for `$input.body` etc. */
-export const ROOTS = ['$input', '$node', '$now', '$env', '$execution', 'body', 'headers', 'query', 'method'] as const;
+/**
+ * `$input`, `$node`, `$now`, `$env`, `$execution`, the webhook shorthands for `$input.body` etc., and `$item`,
+ * `$index` (the item a foreach `map` is at; undefined elsewhere).
+ */
+export const ROOTS = ['$input', '$node', '$now', '$env', '$execution', 'body', 'headers', 'query', 'method', '$item', '$index'] as const;
 export type RootName = (typeof ROOTS)[number];
 
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };

@@ -4,6 +4,8 @@ import type { NodeRegistry, Problem } from '../nodes/index.js';
 import type { WorkflowConfig } from '../resources/workflows/types.js';
 import { edgeName, type ConfigCheck } from '../resources/workflows/validate.js';
 
+const quoted = (handles: readonly string[]) => (handles.length ? handles.map((h) => `"${h}"`).join(', ') : '(none)');
+
 /** The first cycle among the edges, as node ids (`a -> b -> a`), or null. */
 function findCycle(config: WorkflowConfig): string[] | null {
   const next = new Map<string, string[]>();
@@ -43,9 +45,12 @@ export function flowChecks({ nodes, expressions }: { nodes: NodeRegistry; expres
     const problems: Problem[] = [];
     const types = new Map(config.nodes.map((n) => [n.id, n.type]));
     const handles = new Map<string, readonly string[] | null>();
+    // Nodes whose handles come from their config (a switch): every edge out of one must name its handle.
+    const named = new Set<string>();
     for (const n of config.nodes) {
       const def = nodes.get(n.type);
       handles.set(n.id, def ? handlesOf(def, n.config ?? {}) : null);
+      if (typeof def?.handles === 'function') named.add(n.id);
     }
     config.nodes.forEach((node, i) => {
       const def = nodes.get(node.type);
@@ -55,8 +60,11 @@ export function flowChecks({ nodes, expressions }: { nodes: NodeRegistry; expres
     (config.edges ?? []).forEach((edge, i) => {
       const known = handles.get(edge.source);
       const handle = edge.sourceHandle as unknown;
+      if (known && handle === undefined && named.has(edge.source)) {
+        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edgeName(edge, i)}: an edge out of "${edge.source}" needs a "sourceHandle", one of ${quoted(known)}` });
+      }
       if (known && handle !== undefined && !((typeof handle === 'string' || typeof handle === 'number') && known.includes(String(handle)))) {
-        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edgeName(edge, i)}: "${edge.source}" has the handles ${known.map((h) => `"${h}"`).join(', ')}, not ${JSON.stringify(handle)}` });
+        problems.push({ path: `edges[${i}].sourceHandle`, message: `edge ${edgeName(edge, i)}: "${edge.source}" has the handles ${quoted(known)}, not ${JSON.stringify(handle)}` });
       }
       if (nodes.get(types.get(edge.target) ?? '')?.trigger) {
         problems.push({ path: `edges[${i}].target`, message: `edge ${edgeName(edge, i)}: a trigger node cannot be the target of an edge` });

@@ -15,6 +15,7 @@ import { noMask, type Masker } from './masking.js';
 import type { Executor } from '../types/executor.js';
 import type { NodeServices } from '../types/node-services.js';
 import { createTracing, type ExecutionTrace } from '../observe/traces.js';
+import { addChild, joinParent, recordParent } from './children.js';
 
 export interface ExecutorOptions {
   nodes: NodeRegistry;
@@ -143,6 +144,7 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
       if (workflow.hash) record.hash = workflow.hash;
       if (workflow.draft) record.draft = true;
       if (options.rerunOf) record.rerunOf = options.rerunOf;
+      if (options.parent) recordParent(record, options.parent);
     }
     return { graph, state: new Run(record, options, baseEnv) };
   }
@@ -176,16 +178,26 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
     let forgetCancel: (() => void) | undefined;
     const starting = callHooks(hooks['execution:start'], state);
     if (starting) await starting;
+    // A child is listed by its parent once it can be read (its start hooks track it), before its first node.
+    if (options.parent && !options.resume) {
+      const joining = joinParent(record, options.parent);
+      if (joining) await joining;
+    }
     emitSafely(bus, 'execution:start', { executionId: record.id, workflowId: workflow.id, workflowName: workflow.name, trigger: options.trigger, startedAt: record.startedAt });
     if (options.refuse) state.failure = options.refuse;
     else if (options.signal) forgetCancel = onAbort(options.signal, () => state.cancel());
 
+    const checkpoint = hooks.checkpoint.length ? () => callHooks(hooks.checkpoint, state) : undefined;
     const facade: ExecutionFacade = {
       id: record.id,
       workflowId: workflow.id,
       workflowName: workflow.name,
       trigger: options.trigger,
       depth: options.depth ?? 0,
+      // Read when a child starts: an error flow's start hook sets it.
+      get underErrorFlow() {
+        return record.underErrorFlow;
+      },
       input: record.input,
       nodes: record.nodes,
       variables: executionVariables(record, resumeUrl),
@@ -194,11 +206,16 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
         state.answer = answer;
         for (const hook of hooks.respond) hook(state, answer);
       },
+      adopt(child, store = true) {
+        if (!addChild(record, child) || !checkpoint || !store) return;
+        // Stored before the child runs, so a crash of this run leaves the link in the record it resumes from.
+        // A store that fails is ignored as the walk's checkpoints are: the next one stores the link too.
+        return Promise.resolve(checkpoint()).catch(() => {});
+      },
     };
     const log = (nodeId: string, level: NodeLogLevel, message: string, data?: unknown) =>
       emitSafely(bus, 'execution:log', { executionId: record.id, workflowId: workflow.id, nodeId, level, message: state.mask(message), ...(data === undefined ? {} : { data: state.mask(data) }) });
     try {
-      const checkpoint = hooks.checkpoint.length ? () => callHooks(hooks.checkpoint, state) : undefined;
       const { last, waiting } = state.failure ? { last: null, waiting: 0 } : await walk(graph, state, { bus, services, facade, stop, log, now, checkpoint, trace });
       const failure = state.failure;
       record.status = failure ? (failure.code === 'CANCELLED' && !failure.node ? 'cancelled' : 'error') : waiting ? 'waiting' : 'success';
@@ -224,9 +241,11 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
  * A retry is a new execution instead: its own id, start and first attempt, against the config it is given.
  */
 function resumedRecord(stored: ExecutionRecord, options: RunOptions, at: string): ExecutionRecord {
-  const { error: _error, ...rest } = stored;
+  // The error flow a failure started is that failure's, not the new run's.
+  const { error: _error, errorFlow: _errorFlow, ...rest } = stored;
   if (options.retryOf) {
-    const { attempts: _a, resumedAt: _r, rerunOf: _o, hash: _h, draft: _d, ...kept } = rest;
+    // A retry is started by hand: no one's child, and the children of the run it retries stay that run's.
+    const { attempts: _a, resumedAt: _r, rerunOf: _o, hash: _h, draft: _d, parentExecutionId: _p, parentNodeId: _n, children: _c, underErrorFlow: _u, ...kept } = rest;
     const { workflow } = options;
     return {
       ...kept,
@@ -244,7 +263,9 @@ function resumedRecord(stored: ExecutionRecord, options: RunOptions, at: string)
     };
   }
   const attempts = options.wake ? stored.attempts : (stored.attempts ?? 1) + 1;
-  return { ...rest, status: 'running', nodes: {}, result: null, finishedAt: null, resumedAt: at, ...(attempts && attempts > 1 ? { attempts } : {}) };
+  // Its children stay listed (their nodes are replayed, not run again); the list is its own to add to.
+  const children = rest.children ? { children: [...rest.children] } : {};
+  return { ...rest, ...children, status: 'running', nodes: {}, result: null, finishedAt: null, resumedAt: at, ...(attempts && attempts > 1 ? { attempts } : {}) };
 }
 
 /**

@@ -61,7 +61,7 @@ export function buildGraph(config: WorkflowConfig, registry: NodeRegistry, expre
       info: { id: n.id, type: n.type, ...(n.label ? { label: n.label } : {}) },
       def,
       config: cfg,
-      render: def.trigger ? null : expressions.compileValue(cfg, def.rawKeys),
+      render: def.trigger ? null : expressions.compileValue(cfg, def.deferredKeys ? [...(def.rawKeys ?? []), ...def.deferredKeys] : def.rawKeys),
       handles: handlesOf(def, cfg),
       out: [],
       inCount: 0,

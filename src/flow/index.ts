@@ -15,7 +15,7 @@ export type { Executor } from '../types/executor.js';
 export { createExecutor, type ExecutorOptions } from './executor.js';
 export { createHooks, callHooks } from './hooks.js';
 export { flowChecks } from './checks.js';
-export { allowedEnv } from './secrets.js';
+export { allowedEnv, currentMasker } from './secrets.js';
 export { createMasker, type Masker } from './masking.js';
 export { createRunningExecutions, type RunningExecutions } from './running.js';
 export { createRun, workflowToRun } from './run.js';

@@ -34,7 +34,7 @@ function encodedForms(value: string): string[] {
 
 // Only data is masked: ids, node ids, status words, times, the trigger and error codes stay as they are,
 // since storage paths and listings are built from them.
-const RECORD_KEPT = new Set(['id', 'workflowId', 'workflowName', 'version', 'status', 'trigger', 'nodes', 'startedAt', 'finishedAt', 'attempts', 'resumedAt', 'retryOf', 'rerunOf', 'hash', 'draft']);
+const RECORD_KEPT = new Set(['id', 'workflowId', 'workflowName', 'version', 'status', 'trigger', 'nodes', 'startedAt', 'finishedAt', 'attempts', 'resumedAt', 'retryOf', 'rerunOf', 'hash', 'draft', 'parentExecutionId', 'parentNodeId', 'children', 'underErrorFlow']);
 const NODE_KEPT = new Set(['status', 'startedAt', 'finishedAt', 'attempts', 'handle', 'wait']);
 
 /** The masker of a run with no secret to mask. */

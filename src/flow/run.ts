@@ -13,7 +13,7 @@ import { hashJson } from '../util/json.js';
  * const record = await run('orders', { id: 42 }, { published: true })
  * if (record.status === 'success') console.log(record.result)
  */
-export function createRun({ workflows, executor }: { workflows: Workflows; executor: Executor }): RunWorkflow {
+export function createRun({ workflows, executor }: { workflows: Workflows; executor: Pick<Executor, 'run'> }): RunWorkflow {
   return async function run(ref, input = {}, options = {}) {
     const { published, trigger = 'manual', ...rest } = options;
     return executor.run({ ...rest, workflow: await workflowToRun(workflows, ref, !!published), input, trigger });

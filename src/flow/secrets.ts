@@ -53,3 +53,20 @@ export function secretHooks(values: () => Readonly<Record<string, string>> | Pro
     },
   };
 }
+
+/**
+ * The masker of the secrets as they are now, made once per change of them (the values object stays the same
+ * while they are unchanged): what records stored outside a run are masked with (a `queued` or `debounced`
+ * execution, a cancel's final record).
+ * @example
+ * const masker = currentMasker(() => secrets.valuesNow())
+ * const shown = (await masker()).record(record)
+ */
+export function currentMasker(values: () => Readonly<Record<string, string>> | Promise<Record<string, string>>): () => Promise<Masker> {
+  let last: { secrets: Readonly<Record<string, string>>; mask: Masker } | null = null;
+  const of = (secrets: Readonly<Record<string, string>>) => {
+    if (last?.secrets !== secrets) last = { secrets, mask: createMasker(Object.values(secrets)) };
+    return last.mask;
+  };
+  return async () => of(await values());
+}

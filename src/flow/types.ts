@@ -14,16 +14,22 @@ export interface Masker {
 
 export type { ErrorInfo, Outcome, TriggerKind };
 
-export type ExecutionStatus = 'queued' | 'running' | 'waiting' | 'success' | 'error' | 'cancelled';
+export type ExecutionStatus = 'queued' | 'running' | 'waiting' | 'success' | 'error' | 'cancelled' | 'debounced';
 
-/** What a `waiting` node waits for: a time, or a call to the execution's resume URL (until `timeoutAt`, if set). */
-export type WaitInfo = { kind: 'time'; until: string } | { kind: 'webhook'; timeoutAt?: string };
+/**
+ * What a `waiting` node waits for: a time, a call to the execution's resume URL (until `timeoutAt`, if set), or
+ * the end of child executions that wait themselves (a foreach's sub-flows; the node runs again, from its
+ * progress, each time one of them ends).
+ */
+export type WaitInfo = { kind: 'time'; until: string } | { kind: 'webhook'; timeoutAt?: string } | { kind: 'children'; executionIds: string[] };
 
 /** How a waiting node continues: with its data (the input passes on when absent), or failing with an error. */
 export interface Wake {
   nodeId: string;
   data?: unknown;
   error?: ErrorInfo;
+  /** A wait on children: the ones whose end woke it (absent: not known, the node reads them all). */
+  ended?: string[];
 }
 
 /** How loud a node's log line is; a Code node's `console.log` is `log`, `console.warn` is `warn`, and so on. */
@@ -39,7 +45,8 @@ export interface NodeLogLine {
 /** The output record of one node (`$node.<id>`): `{data, status, startedAt, finishedAt}`. */
 export interface NodeRecord {
   data: unknown;
-  status: 'success' | 'error' | 'skipped' | 'waiting';
+  /** `running`: a node still at work that stored its `progress` (a foreach between items). */
+  status: 'success' | 'error' | 'skipped' | 'waiting' | 'running';
   startedAt: string | null;
   finishedAt: string | null;
   error?: ErrorInfo;
@@ -47,10 +54,15 @@ export interface NodeRecord {
   attempts?: number;
   /** What the node logged, when it logged anything (bounded: see `NODE_LOG_LIMITS`). */
   logs?: NodeLogLine[];
-  /** The edge handle a branching node took (`"true"`/`"false"`), so a resumed run takes the same branch. */
-  handle?: string;
+  /**
+   * The edge handle a branching node took (`"true"`/`"false"`), or the handles when it fans out (a switch of
+   * mode `all`), so a resumed run takes the same branches.
+   */
+  handle?: string | string[];
   /** Of a `waiting` node: what it waits for. */
   wait?: WaitInfo;
+  /** Of a `running` (or `children`-waiting) node: how far it got (`ctx.saveProgress`), handed back to it when it runs again. */
+  progress?: unknown;
 }
 
 /** One execution, as stored in `cloud:executions` and returned by `weir.run`. */
@@ -71,6 +83,8 @@ export interface ExecutionRecord {
   attempts?: number;
   /** When it last resumed (after a crash, or from a wait). */
   resumedAt?: string;
+  /** Of a `debounced` delivery (`settings.debounce`): the execution its burst ran as, with the burst's last input. */
+  debouncedInto?: string;
   /** The execution this one retries (from its failed node on). */
   retryOf?: string;
   /** The execution whose input this one ran again. */
@@ -79,6 +93,46 @@ export interface ExecutionRecord {
   hash?: string;
   /** Set when it runs the local draft rather than the published copy. */
   draft?: true;
+  /** The execution that started this one (a `call_flow` node's), with {@link parentNodeId}. */
+  parentExecutionId?: string;
+  /** The node of the parent execution that started this one. */
+  parentNodeId?: string;
+  /** The executions this one started, in the order they started (each lists this one as its parent). */
+  children?: ChildExecution[];
+  /**
+   * Of a failed execution whose flow names an error flow (`settings.errorFlow`): the error flow's execution
+   * started for it, or the problem that kept it from running.
+   */
+  errorFlow?: { flow: string; executionId?: string; problem?: string };
+  /**
+   * The error flow execution this one is, or was started by (directly or through `call_flow` and `foreach`
+   * children, whatever the depth): its failure fires no error flow, so an error flow calling a flow that
+   * names it as its error flow cannot loop.
+   */
+  underErrorFlow?: string;
+  /** Of a `queued` execution: the setting it waits for (`concurrency` or `rateLimit`) and its key's value (null without a key). */
+  queuedFor?: { rule: 'concurrency' | 'rateLimit' | 'debounce'; key: string | null };
+}
+
+/** An execution another one started (the sub-flow of a `call_flow` node), as the parent lists it in `children`. */
+export interface ChildExecution {
+  executionId: string;
+  workflowId: string;
+  /** The parent's node that started it. */
+  nodeId: string;
+}
+
+/**
+ * What a run started by another execution is given (`RunOptions.parent`, made by `childOf`): the parent's ids,
+ * recorded on the child, and `adopt`, which the child calls with its own ids before its first node runs.
+ */
+export interface ParentLink {
+  executionId: string;
+  nodeId: string;
+  /** The parent's {@link ExecutionRecord.underErrorFlow}: the child inherits it. */
+  underErrorFlow?: string;
+  /** Lists the child in the parent's record; the child's first node waits for a promise it returns. */
+  adopt(child: ChildExecution): void | Promise<void>;
 }
 
 /** Options of `weir.executor.run`. */
@@ -105,6 +159,8 @@ export interface RunOptions {
   background?: boolean;
   /** Nesting depth of `call_flow` (0 for a top-level run). */
   depth?: number;
+  /** The execution (and its node) that starts this one as its child; ignored when resuming. */
+  parent?: ParentLink;
   /**
    * Ends the execution with this error before any node runs, recorded and reported like any failed run
    * (a delivery that crashed the host too often is refused this way).
@@ -147,12 +203,20 @@ export interface ExecutionFacade {
   trigger: TriggerKind;
   /** How deep `call_flow` nests this execution (0 for a top-level run). */
   depth: number;
+  /** The error flow execution this one is or runs under ({@link ExecutionRecord.underErrorFlow}), passed on to its children. */
+  readonly underErrorFlow?: string;
   /** The trigger input (`$input`). */
   input: unknown;
   /** Output records of the nodes so far (`$node`). */
   nodes: Record<string, NodeRecord>;
   /** Answers the waiting caller; only the first call counts. */
   respond(answer: Outcome): void;
+  /**
+   * Lists an execution this one started in its record's `children` (once, however often it is called); the
+   * record is checkpointed before the returned promise settles, so a resumed run keeps the link, unless
+   * `store` is false (a node that made the link durable itself: a foreach stores its runs' ids beforehand).
+   */
+  adopt(child: ChildExecution, store?: boolean): void | Promise<void>;
   /** `$execution` in expressions and Code nodes. */
   variables: ExecutionVariables;
 }

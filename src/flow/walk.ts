@@ -44,6 +44,7 @@ class Context implements NodeContext {
   services: NodeContext['services'];
   execution: NodeContext['execution'];
   #run: RunState;
+  #deps: WalkDeps;
 
   constructor(
     public config: Record<string, unknown>,
@@ -52,11 +53,21 @@ class Context implements NodeContext {
     public log: NodeContext['log'],
     run: RunState,
     deps: WalkDeps,
+    public progress: unknown,
+    readonly startedAt: string,
+    readonly woken: readonly string[] | undefined,
   ) {
     this.env = run.env;
     this.services = deps.services;
     this.execution = deps.facade;
     this.#run = run;
+    this.#deps = deps;
+  }
+
+  saveProgress(progress: unknown): Promise<void> {
+    this.#run.record.nodes[this.node.id] = { data: null, status: 'running', startedAt: this.startedAt, finishedAt: null, progress };
+    // A store that fails is left to the next one, as the walk's own checkpoints are.
+    return Promise.resolve(this.#deps.checkpoint?.()).catch(() => {});
   }
 
   get signal(): AbortSignal {
@@ -67,6 +78,9 @@ class Context implements NodeContext {
     return this.#run.onCancel(fn);
   }
 }
+
+/** Whether a branching node that left by `handle` (one, or several in a fan-out) takes an edge of `edgeHandle`. */
+const takes = (handle: NodeRecord['handle'], edgeHandle: string) => (typeof handle === 'string' ? handle === edgeHandle : handle !== undefined && handle.includes(edgeHandle));
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 const hasListeners = (bus: WeirBus, type: string) => !!(bus.all.get(type)?.length || bus.all.get('*')?.length);
@@ -151,7 +165,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     for (const e of node.out) settle(e.target, false, node, null);
   }
 
-  function record(node: GraphNode, rec: NodeRecord, handle: string | undefined) {
+  function record(node: GraphNode, rec: NodeRecord, handle: NodeRecord['handle']) {
     if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
     if (handle !== undefined) rec.handle = handle;
     const lines = logs[node.index];
@@ -161,32 +175,40 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     trace?.endNode(node.index, rec);
     if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: rec.status, startedAt: rec.startedAt, finishedAt: rec.finishedAt, ...(rec.error ? { error: { ...rec.error, message: run.mask(rec.error.message) } } : {}) });
     if (run.failure) return;
-    for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === handle, node, rec.data);
+    for (const e of node.out) settle(e.target, e.handle === undefined || takes(handle, e.handle), node, rec.data);
   }
 
   /** A node that finished in an earlier run of this execution: its record stands, its edges deliver again. */
   function replay(node: GraphNode, rec: NodeRecord) {
     records[node.info.id] = rec;
     last = node.info.id;
-    for (const e of node.out) settle(e.target, e.handle === undefined || e.handle === rec.handle, node, rec.data);
+    for (const e of node.out) settle(e.target, e.handle === undefined || takes(rec.handle, e.handle), node, rec.data);
   }
 
-  function suspend(node: GraphNode, wait: Suspend['wait'], startedAt: string) {
+  function suspend(node: GraphNode, wait: Suspend['wait'], startedAt: string, progress = savedProgress(node)) {
     waiting++;
-    const rec: NodeRecord = { data: null, status: 'waiting', startedAt, finishedAt: null, wait };
+    const rec: NodeRecord = { data: null, status: 'waiting', startedAt, finishedAt: null, wait, ...(progress === undefined ? {} : { progress }) };
     records[node.info.id] = rec;
     trace?.endNode(node.index, rec);
     if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: 'waiting', startedAt, finishedAt: null });
   }
 
+  /** The progress a node saved in this run (a waiting node keeps it: it runs again from there when woken). */
+  function savedProgress(node: GraphNode): unknown {
+    const saved = records[node.info.id];
+    return saved?.status === 'running' ? saved.progress : undefined;
+  }
+
   function succeed(node: GraphNode, result: unknown, startedAt: string) {
     if (result instanceof Suspend) return suspend(node, result.wait, startedAt);
     let data = result;
-    let handle: string | undefined;
+    let handle: NodeRecord['handle'];
     if (node.handles) {
-      // A branching node returns { handle, data }: only edges with that handle (or none) deliver.
+      // A branching node returns { handle, data }: only edges with that handle, one of those handles (a
+      // fan-out), or none deliver.
       const branch = result as { handle?: unknown; data?: unknown } | null;
-      handle = branch?.handle === undefined ? undefined : String(branch.handle);
+      const taken = branch?.handle;
+      handle = taken === undefined ? undefined : Array.isArray(taken) ? taken.map(String) : String(taken);
       data = branch?.data;
     }
     record(node, { data: data === undefined ? null : data, status: 'success', startedAt, finishedAt: now() }, handle);
@@ -211,10 +233,13 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     if (before) {
       if (before.status === 'waiting') {
         // Another node's wait ended: this one keeps waiting for what it waited for (a time is not moved on).
-        if (wake?.nodeId !== id) return suspend(node, before.wait!, before.startedAt!);
-        trace?.startNode(node.index, node.info);
-        if (wake.error) return fail(node, null, before.startedAt!, wake.error);
-        return succeed(node, wake.data === undefined ? inbox[node.index] : wake.data, before.startedAt!);
+        if (wake?.nodeId !== id) return suspend(node, before.wait!, before.startedAt!, before.progress);
+        // A node waiting on its children runs again from its progress (below); a wait node ends with the wake.
+        if (before.wait?.kind !== 'children') {
+          trace?.startNode(node.index, node.info);
+          if (wake.error) return fail(node, null, before.startedAt!, wake.error);
+          return succeed(node, wake.data === undefined ? inbox[node.index] : wake.data, before.startedAt!);
+        }
       }
       if (before.status === 'success' || (before.status === 'error' && node.continueOnError)) return replay(node, before);
     }
@@ -230,8 +255,11 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
         (message, data, level = 'info') => log(node, level, message, data),
         run,
         deps,
+        (before?.status === 'running' || before?.status === 'waiting') && !run.options.retryOf ? before.progress : undefined,
+        startedAt,
+        before?.status === 'waiting' && wake?.nodeId === id ? wake.ended : undefined,
       );
-      out = trace ? trace.within(node.index, () => invoke(node, ctx)) : invoke(node, ctx);
+      out = trace ? invokeTraced(trace, node, ctx) : invoke(node, ctx);
     } catch (err) {
       return fail(node, err, startedAt);
     }
@@ -251,15 +279,34 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     );
   }
 
+  // The closures of a traced or retried run live in functions of their own: a variable a closure captures
+  // is allocated on the heap each time its scope is entered, so captured in `start` or `invoke` it would
+  // cost every node of every run an allocation, traced or not, retried or not.
+
   /** Runs a node's `run` (its retry policy around it, if any); a node without `run` passes its input on. */
   function invoke(node: GraphNode, ctx: Context): unknown {
     const exec = node.def.run;
     if (!exec) return ctx.input;
     if (!node.policy) return exec(ctx);
-    return runWithPolicy(node.policy, node.info.id, run.signal, (signal) => exec({ ...ctx, signal, onCancel: (fn) => onAbort(signal, fn) }), (n, err) => {
+    return invokeWithPolicy(node, node.policy, exec, ctx);
+  }
+
+  function invokeWithPolicy(node: GraphNode, policy: NonNullable<GraphNode['policy']>, exec: NonNullable<GraphNode['def']['run']>, ctx: Context): unknown {
+    // Each attempt starts from the progress the ones before it stored.
+    const attempt = (signal: AbortSignal) => {
+      const saved = run.record.nodes[node.info.id];
+      const progress = saved?.status === 'running' ? saved.progress : ctx.progress;
+      return exec({ ...ctx, signal, onCancel: (fn) => onAbort(signal, fn), progress, saveProgress: (p) => ctx.saveProgress(p) });
+    };
+    return runWithPolicy(policy, node.info.id, run.signal, attempt, (n, err) => {
       attempts[node.index] = n;
       log(node, 'warn', `attempt ${n} failed, retrying: ${errorInfo(err).message}`);
     });
+  }
+
+  /** Runs a node with its span active (see ExecutionTrace.within). */
+  function invokeTraced(trace: ExecutionTrace, node: GraphNode, ctx: Context): unknown {
+    return trace.within(node.index, () => invoke(node, ctx));
   }
 
   // After an asynchronous node with effects outside the execution: what follows starts once the checkpoint

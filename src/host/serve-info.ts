@@ -1,3 +1,4 @@
+import type { HostRequest } from '../types/http.js';
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -69,6 +70,19 @@ export function publicBase(home: string | undefined, publicUrl?: string): string
   const running = home ? readServeInfo(home) : null;
   const base = running?.publicUrl ?? publicUrl ?? running?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`;
   return base.replace(/\/+$/, '');
+}
+
+/**
+ * The base URL of this host for an answer to `req`: a public URL when one is set (`--public-url`, the
+ * configured `publicUrl`, the running host's), else the address the request itself reached (scheme, host,
+ * port and the path weir is mounted under), which is right for an embedded host `weir serve` never recorded.
+ * @example
+ * `${requestBase(req, home, config.publicUrl)}/trigger/${token}`
+ */
+export function requestBase(req: Pick<HostRequest, 'publicUrl' | 'origin' | 'base'>, home: string | undefined, publicUrl?: string): string {
+  const configured = req.publicUrl ?? (home ? readServeInfo(home)?.publicUrl : undefined) ?? publicUrl;
+  if (configured) return configured.replace(/\/+$/, '');
+  return req.origin ? `${req.origin}${req.base ?? ''}` : publicBase(home, publicUrl);
 }
 
 /**

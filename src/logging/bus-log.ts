@@ -9,8 +9,8 @@ const msBetween = (from: string, to: string | null) => (to ? Date.parse(to) - Da
  * Logs what happens on a weir instance's bus: one line per execution end (errors at `error` with the flow,
  * the node and the message; cancellations at `warn`; successes and other ends at `info`, with the flow, the
  * execution id and the duration), trigger failures at `error`, a known flow's webhook answering 404 for want
- * of a published webhook trigger and skipped schedule fire times at `warn`, node log lines at `debug`, starts at
- * `trace`. Levels the logger leaves out are not listened to at all. Returns a function that stops.
+ * of a published webhook trigger, skipped schedule fire times and error flows that could not run at `warn`,
+ * node log lines at `debug`, starts at `trace`. Levels the logger leaves out are not listened to at all. Returns a function that stops.
  * @example
  * const stop = logBus(weir.bus, createLogger({ level: 'info', format: 'text', stream: process.stdout }))
  */
@@ -40,6 +40,8 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
   on('webhook:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'webhook delivery error'));
   on('execution:resume-error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, error: messageOf(e.error) }, 'execution could not resume'));
   on('wait:error', (e) => logger.error({ exec: e.executionId, node: e.nodeId, error: messageOf(e.error) }, 'wait error'));
+  on('error-flow:failed', (e) => logger.warn({ flow: e.workflowName, flowId: e.workflowId, exec: e.executionId, errorFlow: e.errorFlow }, `error flow of "${e.workflowName}" did not run for ${e.executionId}: ${e.problem}`));
+  on('debounce:error', (e) => logger.error({ exec: e.executionId, flow: e.workflowId, error: messageOf(e.error) }, 'debounce error'));
   on('telephony:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, trigger: e.trigger, error: messageOf(e.error) }, 'telephony error'));
   if (debug) {
     on('execution:log', (e) => logger.debug({ flowId: e.workflowId, exec: e.executionId, node: e.nodeId, logLevel: e.level, text: e.message }, 'node log'));

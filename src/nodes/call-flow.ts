@@ -1,4 +1,5 @@
 import { callerStatus, WeirError } from '../errors.js';
+import { childOf } from '../flow/children.js';
 import { check, defineNode, type Problem } from './define.js';
 import { service } from './resources/common.js';
 
@@ -7,7 +8,8 @@ export const MAX_CALL_DEPTH = 8;
 
 /**
  * `{"flow": "<name or id>", "input": {...}}`: runs the published copy of another flow (recorded
- * as its own execution, trigger `call_flow`) and outputs its result; its failure fails this node.
+ * as its own execution, trigger `call_flow`, listed in this execution's `children`) and outputs its result;
+ * its failure fails this node.
  */
 export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({
   type: 'call_flow',
@@ -35,7 +37,7 @@ export const callFlowNode = defineNode<{ flow: string; input?: unknown }>({
     if (depth > MAX_CALL_DEPTH) {
       throw new WeirError('RULE', `call_flow: flows nest more than ${MAX_CALL_DEPTH} deep (does a flow call itself?)`);
     }
-    const record = await service(ctx, 'run')(String(ctx.config.flow), ctx.config.input ?? {}, { published: true, trigger: 'call_flow', signal: ctx.signal, depth });
+    const record = await service(ctx, 'run')(String(ctx.config.flow), ctx.config.input ?? {}, { published: true, trigger: 'call_flow', signal: ctx.signal, depth, parent: childOf(ctx.execution, ctx.node.id) });
     ctx.log(`called ${record.workflowName} (${record.workflowId}): execution ${record.id}, ${record.status}`);
     if (record.status !== 'success') {
       const e = record.error;

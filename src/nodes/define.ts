@@ -2,11 +2,9 @@ import type { ExecutionFacade, NodeLogLevel } from '../flow/types.js';
 import type { NodeServices } from '../types/node-services.js';
 import type { JsonSchema } from '../util/json-schema.js';
 
-/** A problem found in a flow config: where (a JSON path such as `nodes[2].config.url`) and what. */
-export interface Problem {
-  path: string;
-  message: string;
-}
+import type { Problem } from '../types/problem.js';
+
+export type { Problem };
 
 /** What a node's `run` receives. `config` has its `{{ }}` expressions already resolved. */
 export interface NodeContext<C = Record<string, unknown>> {
@@ -27,6 +25,21 @@ export interface NodeContext<C = Record<string, unknown>> {
   services: NodeServices;
   /** The execution this node runs in: its ids, trigger input, node records so far, `respond`; filled in by the executor. */
   execution: ExecutionFacade;
+  /**
+   * What this node stored with {@link saveProgress} in an earlier run of this execution that did not see it
+   * end (the process died): the part of its work that is done. Undefined on a first run.
+   */
+  progress: unknown;
+  /**
+   * Stores how far the node got as a checkpoint (its record `running` with `progress`), so a resume after a
+   * crash hands it back as {@link progress} instead of starting the node's work over; settles once stored.
+   */
+  saveProgress(progress: unknown): Promise<void>;
+  /**
+   * A node run again because children it waited on ended: the ids of those children (the others still wait,
+   * unread). Undefined on any other run, when the node must find out for itself.
+   */
+  woken?: readonly string[];
 }
 
 /** What a node type's documentation says: generated into docs/flows.md, `weir nodes` and the workflow schema. */
@@ -45,16 +58,27 @@ export type NodeHandles<C> = readonly string[] | ((config: C) => readonly string
 /** A node type. Trigger nodes start a flow and output their input; other nodes get a `run` function. */
 export interface NodeDefinition<C = Record<string, unknown>> {
   type: string;
+  /** The name people see (the Studio's palette); default: the type in words (`http_request` -> `Http request`). */
+  title?: string;
+  /** A group the Studio's palette puts the type in (`data`, `flow control`); none by default. */
+  category?: string;
   trigger?: boolean;
   /**
    * The outgoing edge handles of a branching node (`["true", "false"]`), or a function of its config that
-   * names them; its `run` then returns `{ handle, data }` and only the edges with that handle (or none) deliver.
-   * The function sees the config as written, which at save may still fail its schema: it must not throw.
+   * names them; its `run` then returns `{ handle, data }` and only the edges with that handle (or none) deliver;
+   * `handle` may be a list (a fan-out: the edges of each handle in it deliver). The function sees the config as
+   * written, which at save may still fail its schema: it must not throw. Every edge leaving a node whose handles
+   * come from its config must carry one of them (save refuses an edge without `sourceHandle`).
    */
   handles?: NodeHandles<C>;
   docs?: NodeDocs<C>;
   /** Config keys whose strings are not expressions (e.g. the `code` of a Code node). */
   rawKeys?: readonly string[];
+  /**
+   * Config keys whose expressions the node resolves itself as it runs, with names only it gives (a foreach
+   * `map` over `$item`): left as written in `ctx.config`, checked at save like any other expression.
+   */
+  deferredKeys?: readonly string[];
   /** `run` applies the config's `timeoutMs` itself (the Code node as its CPU limit) instead of racing a timer. */
   ownsTimeout?: boolean;
   /**

@@ -1,6 +1,7 @@
 import { WeirError } from '../errors.js';
 import type { NodeDefinition } from './define.js';
 // The trigger nodes live with their triggers (src/triggers/<kind>/node.ts).
+import { errorTrigger } from '../triggers/error/node.js';
 import { inboundCallTrigger } from '../triggers/inbound-call/node.js';
 import { interfaceEventTrigger } from '../triggers/interface-event/node.js';
 import { manualTrigger } from '../triggers/manual/node.js';
@@ -10,7 +11,9 @@ import { webhookTrigger } from '../triggers/webhook/node.js';
 import { callFlowNode } from './call-flow.js';
 import { codeNode } from './code.js';
 import { conditionNode } from './condition.js';
+import { switchNode } from './switch.js';
 import { delayNode } from './delay.js';
+import { foreachNode } from './foreach.js';
 import { waitNode } from './wait.js';
 import { httpRequestNode } from './http-request.js';
 import { respondNode } from './respond.js';
@@ -37,14 +40,17 @@ export const BUILTIN_NODES = {
   interface_event_trigger: interfaceEventTrigger,
   inbound_call_trigger: inboundCallTrigger,
   sms_received_trigger: smsReceivedTrigger,
+  error_trigger: errorTrigger,
   set: setNode,
   code: codeNode,
   condition: conditionNode,
+  switch: switchNode,
   respond: respondNode,
   http_request: httpRequestNode,
   delay: delayNode,
   wait: waitNode,
   call_flow: callFlowNode,
+  foreach: foreachNode,
   kv_get: kvGetNode,
   kv_set: kvSetNode,
   kv_delete: kvDeleteNode,

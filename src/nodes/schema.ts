@@ -1,3 +1,4 @@
+import { SETTINGS_SCHEMA } from '../flow/settings.js';
 import { POLICY_PROPERTIES } from '../flow/policy.js';
 import type { JsonSchema } from '../util/json-schema.js';
 import type { NodeDefinition } from './define.js';
@@ -54,7 +55,7 @@ function nodeBranch(def: NodeDefinition<any>): JsonSchema {
  * @example
  * writeFileSync('schema/workflow.schema.json', JSON.stringify(workflowSchema(createNodeRegistry()), null, 2) + '\n')
  */
-export function workflowSchema(registry: NodeRegistry): JsonSchema {
+export function workflowSchema(registry: Pick<NodeRegistry, 'values'>): JsonSchema {
   const defs = [...registry.values()];
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -68,6 +69,7 @@ export function workflowSchema(registry: NodeRegistry): JsonSchema {
       edges: { type: 'array', items: { $ref: '#/$defs/edge' } },
       variables: { type: 'object' },
       metadata: { type: 'object', properties: { description: { type: 'string' } } },
+      settings: SETTINGS_SCHEMA,
     },
     $defs: {
       node: { oneOf: defs.map((def) => ({ $ref: `#/$defs/node-${def.type}` })) },

@@ -6,13 +6,18 @@ import { WeirError } from '../errors.js';
 import { loadOptional } from '../util/optional.js';
 import { crashedError, DEFAULT_MAX_CRASHES } from '../runtime/poison.js';
 import { createReplies } from './replies.js';
+import type { Expressions } from '../expr/index.js';
+import { createGate, type Gate } from './gate.js';
+import { createLetIn, createRedisLanes } from './lanes.js';
 import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 
 export type * from './types.js';
 
 /** The BullMQ queue every host of an organization shares. */
 const QUEUE_NAME = 'executions';
-const FINISHED = new Set(['success', 'error', 'cancelled']);
+/** The cluster channel telling hosts which executions were let in by a lane (see {@link ExecutionQueue.admit}). */
+const LET_IN = 'lanes:let-in';
+const FINISHED = new Set(['success', 'error', 'cancelled', 'debounced']);
 /** BullMQ job states before a worker takes the job. */
 const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -26,12 +31,22 @@ export interface WorkOptions {
   unfinished(executionId: string): Promise<ExecutionRecord | null>;
   /** Told about a job that could not be processed (Redis or storage failures; flow errors are records). */
   onError?(err: unknown): void;
+  /**
+   * Stores a job held back by its flow's concurrency or rate limit as an open execution with status
+   * `queued` and `queuedFor` (listed, cancellable, shown by status URLs); `unqueued` forgets it once its run
+   * stored its own record.
+   */
+  queued(job: RunJob, queuedFor: NonNullable<ExecutionRecord['queuedFor']>): Promise<void>;
+  unqueued(executionId: string): Promise<void>;
 }
 
 /** What opening the queue gives: the BullMQ queue, the worker class and a connection maker. */
 interface Opened {
   queue: Queue;
+  /** The per-key lanes of flows with `settings.concurrency` or `settings.rateLimit`, shared by the workers. */
+  gate: Gate;
   Worker: typeof import('bullmq').Worker;
+  DelayedError: typeof import('bullmq').DelayedError;
   connect(): Redis;
 }
 
@@ -57,6 +72,12 @@ export interface ExecutionQueue {
    * like any other), or null when the queue holds no job under that id.
    */
   cancel(executionId: string, finish: (job: RunJob) => Promise<ExecutionRecord>): Promise<ExecutionRecord | 'started' | null>;
+  /**
+   * Runs a woken execution (its `wait` ended on this host) once its flow's lanes give it places again, as
+   * a job would be: it waits here, holding no worker slot, until a place is handed to it (told over the
+   * cluster) or its park delay passes, then asks again. Without rules, `run` starts at once.
+   */
+  admit<T>(job: Pick<RunJob, 'executionId' | 'workflow' | 'input'>, run: () => Promise<T>): Promise<T>;
   /** Loads BullMQ and opens the connection (a host does it at start, so a missing package fails there). */
   open(): Promise<void>;
   /** Starts taking jobs on this process with `concurrency` at once; resolves once the worker is made. */
@@ -71,12 +92,12 @@ export interface ExecutionQueue {
  * handling hands a job whose worker died (lock not renewed for `stalledMs`) to another worker; a job that
  * took down its worker `maxCrashes` times is not run again: its execution is recorded as an error saying so.
  * @example
- * const queue = createExecutionQueue({ settings: config.queue, cluster, maxCrashes: 3 })
+ * const queue = createExecutionQueue({ settings: config.queue, cluster, expressions, maxCrashes: 3 })
  * queue.work({ run: (r) => weir.executor.run(r), finished: (id) => weir.executions.get(id), unfinished: (id) => weir.executions.open.get(id).then((e) => e && weir.executions.open.real(e.record)) })
  * const record = await queue.run({ workflow, input, trigger: 'webhook' })
  */
-export function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster; maxCrashes?: number }): ExecutionQueue {
-  const { settings, cluster, maxCrashes = DEFAULT_MAX_CRASHES } = options;
+export function createExecutionQueue(options: { settings: QueueSettings; cluster: Cluster; expressions: Pick<Expressions, 'template'>; maxCrashes?: number }): ExecutionQueue {
+  const { settings, cluster, expressions, maxCrashes = DEFAULT_MAX_CRASHES } = options;
   if (settings.driver !== 'bullmq') {
     throw new WeirError('INVALID_CONFIG', `queue.driver must be "bullmq", got ${JSON.stringify(settings.driver)}`);
   }
@@ -86,6 +107,7 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
   const stalledMs = Math.max(1000, settings.stalledMs ?? 30000);
   const connections: Redis[] = [];
   const replies = createReplies(cluster);
+  const letIn = createLetIn(cluster, LET_IN);
   let opened: Promise<Opened> | null = null;
   let worker: Promise<Worker> | undefined;
   let closed: Promise<void> | undefined;
@@ -93,22 +115,33 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
   /** Loads BullMQ and opens the queue's connection, once. */
   const open = (): Promise<Opened> =>
     (opened ??= (async () => {
-      const { Queue, Worker } = await loadOptional('bullmq', 'The execution queue (queue.driver "bullmq")', () => import('bullmq'));
+      const { Queue, Worker, DelayedError } = await loadOptional('bullmq', 'The execution queue (queue.driver "bullmq")', () => import('bullmq'));
       const { Redis } = await loadOptional('ioredis', 'The execution queue (queue.driver "bullmq")', () => import('ioredis'));
       const connect = () => {
         const r = new Redis(url, { maxRetriesPerRequest: null });
         connections.push(r);
         return r;
       };
-      return { queue: new Queue(QUEUE_NAME, { connection: connect(), prefix }), Worker, connect };
+      const queue = new Queue(QUEUE_NAME, { connection: connect(), prefix });
+      // A slot's lease lapses like a job's lock: a worker gone for `stalledMs` holds neither.
+      const lanes = createRedisLanes(connect(), `${prefix}:weir`, { leaseMs: stalledMs });
+      // A place handed over goes to a parked job, or to a woken execution waiting on some host.
+      const promote = async (id: string) => {
+        await cluster.publish(LET_IN, id);
+        await (await queue.getJob(id))?.promote();
+      };
+      return { queue, gate: createGate({ lanes, expressions, promote, letIn }), Worker, DelayedError, connect };
     })());
 
   const submit: ExecutionQueue['submit'] = async (request, { wait = true, waitMs } = {}) => {
     const executionId = request.executionId ?? newExecutionId();
     const waiting = wait ? await replies.expect(executionId, request.onRespond, waitMs) : null;
     const job: RunJob = { executionId, workflow: request.workflow, input: request.input, trigger: request.trigger, ...(waiting ? { replyTo: replies.channel } : {}) };
+    let gated = false;
     try {
-      const { queue } = await open();
+      const { queue, gate } = await open();
+      // In line before the job is stored: a worker taking it at once finds it there, in its turn.
+      if ((gated = gate.applies(job))) await gate.arrive(job);
       await queue.add('run', job, {
         jobId: executionId,
         attempts: 3,
@@ -118,6 +151,7 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       });
     } catch (err) {
       waiting?.cancel();
+      if (gated) await (await open()).gate.leave(job).catch(() => {});
       throw new WeirError('UNAVAILABLE', `cannot enqueue execution ${executionId}: ${(err as Error).message}`, { cause: err });
     }
     return { executionId, done: waiting?.done ?? null };
@@ -130,24 +164,30 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       return (await (await submit(request, options)).done)!;
     },
     async cancel(executionId, finish) {
-      const job = await (await open()).queue.getJob(executionId);
+      const { queue, gate } = await open();
+      const job = await queue.getJob(executionId);
       if (!job) return null;
       const state = await job.getState();
       if (!WAITING_STATES.has(state)) return state === 'active' ? 'started' : null;
       // A worker may take the job between the state read and the removal: BullMQ then refuses (locked).
       if (!(await job.remove().then(() => true, () => false))) return 'started';
       const data = job.data as RunJob;
+      // A job parked by its flow's rules leaves its place in line (or the place handed to it) to the next.
+      if (gate.applies(data)) await gate.leave(data);
       const record = await finish(data);
       // No worker will reply for a job taken back, so the host waiting for it is told here. The execution is
       // cancelled even when the message cannot go out: that caller is then answered by its timeout.
       await replies.send(data.replyTo, { id: executionId, kind: 'end', record }).catch(() => {});
       return record;
     },
+    async admit(job, run) {
+      return (await open()).gate.admit(job, run);
+    },
     async open() {
       await open();
     },
     async work(work) {
-      worker ??= open().then(({ Worker, connect }) => startWorker(work, Worker, connect));
+      worker ??= open().then((opened) => startWorker(work, opened));
       await worker;
     },
     close() {
@@ -155,12 +195,13 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
         await worker?.then((w) => w.close(), () => {});
         await (await opened?.catch(() => null))?.queue.close();
         replies.close();
+        letIn.close();
         await Promise.all(connections.map((r) => r.quit().catch(() => {})));
       })());
     },
   };
 
-  function startWorker(work: WorkOptions, Worker: Opened['Worker'], connect: () => Redis): Worker {
+  function startWorker(work: WorkOptions, { Worker, DelayedError, connect, gate }: Opened): Worker {
     /**
      * Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error.
      * The final record continues the execution's checkpoint, which keeps what ran and removes the open entry
@@ -168,38 +209,58 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
      */
     const refuse = async ({ data, stalledCounter }: { data: RunJob; stalledCounter: number }) => {
       const { executionId, workflow, input, trigger } = data;
+      if (gate.applies(data)) await gate.leave(data);
       const resume = await work.unfinished(executionId);
       const record = await work.run({ workflow, input, trigger, executionId, refuse: crashedError(stalledCounter, 'worker'), ...(resume ? { resume } : {}) });
       await replies.send(data.replyTo, { id: executionId, kind: 'end', record });
     };
     const worker = new Worker<RunJob>(
       QUEUE_NAME,
-      async (job) => {
+      async (job, token) => {
         const data = job.data;
         const reply = (r: Parameters<typeof replies.send>[1]) => replies.send(data.replyTo, r).catch(work.onError);
+        const gated = gate.applies(data);
         // Idempotent by execution id: a job retried after its worker died mid-ack is answered from the record.
         // A first attempt of a freshly made id has no record to find; ids made elsewhere (an idempotency
         // key's) may name an execution whose job is long gone, so those are always looked up.
         const fresh = job.attemptsStarted <= 1 && !job.stalledCounter && startTimeOf(data.executionId) !== null;
         const done = fresh ? null : await work.finished(data.executionId);
-        // A waiting execution is stored: its wait, not this job, continues it.
+        // A waiting execution is stored: its wait, not this job, continues it. One cancelled while parked
+        // gives the place handed to it to the next.
         if (done && (FINISHED.has(done.status) || done.status === 'waiting')) {
+          if (gated) await gate.leave(data);
           await reply({ id: data.executionId, kind: 'end', record: done });
           return { status: done.status };
         }
-        // A job run again after its worker died goes on from the execution's checkpoints.
-        const resume = fresh ? null : await work.unfinished(data.executionId);
-        const record = await work.run({
-          workflow: data.workflow,
-          input: data.input,
-          trigger: data.trigger,
-          executionId: data.executionId,
-          restartedBy: 'queue',
-          ...(resume && resume.status === 'running' ? { resume } : {}),
-          onRespond: (answer) => void reply({ id: data.executionId, kind: 'respond', answer }),
-        });
-        await reply({ id: data.executionId, kind: 'end', record });
-        return { status: record.status };
+        const entry = gated ? await gate.enter(data) : null;
+        if (entry?.kind === 'park') {
+          if (!done) await work.queued(data, { rule: entry.rule, key: entry.key });
+          await job.moveToDelayed(Date.now() + entry.delayMs, token);
+          // A place handed over between the take and the park found the job active: it is promoted here.
+          if ((await gate.enter(data)).kind !== 'park') await job.promote().catch(() => {});
+          throw new DelayedError();
+        }
+        const stop = entry?.kind === 'run' ? gate.hold(data.executionId, entry.lanes) : null;
+        try {
+          // A job run again after its worker died goes on from the execution's checkpoints.
+          const resume = fresh ? null : await work.unfinished(data.executionId);
+          const record = await work.run({
+            workflow: data.workflow,
+            input: data.input,
+            trigger: data.trigger,
+            executionId: data.executionId,
+            restartedBy: 'queue',
+            ...(resume && resume.status === 'running' ? { resume } : {}),
+            onRespond: (answer) => void reply({ id: data.executionId, kind: 'respond', answer }),
+          });
+          if (done?.status === 'queued' && record.status !== 'waiting') await work.unqueued(data.executionId);
+          await reply({ id: data.executionId, kind: 'end', record });
+          return { status: record.status };
+        } finally {
+          // A waiting execution holds no slot: its wake takes one again.
+          stop?.();
+          if (gated) await gate.leave(data);
+        }
       },
       {
         connection: connect(),

@@ -57,6 +57,13 @@ export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unkn
         return entry ? weir.executions.open.real(entry.record) : null;
       },
       onError,
+      // The queue restarts its own jobs: the entry is marked so, and no host's recovery starts it again.
+      async queued({ executionId, workflow, input, trigger }, queuedFor) {
+        const at = new Date().toISOString();
+        const record: ExecutionRecord = { id: executionId, workflowId: workflow.id, workflowName: workflow.name, version: workflow.version ?? null, status: 'queued', queuedFor, trigger, input, nodes: {}, result: null, startedAt: at, finishedAt: null, ...(workflow.hash ? { hash: workflow.hash } : {}) };
+        await weir.executions.open.put(record, 'queue');
+      },
+      unqueued: (id) => weir.executions.open.remove(id),
     });
   }
   return {

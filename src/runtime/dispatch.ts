@@ -3,10 +3,12 @@ import type { ExecutionQueue } from '../queue/index.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { ErrorInfo, Outcome, TriggerEvent } from '../types/trigger.js';
 import { createDeadlines } from '../util/deadlines.js';
+import type { Debouncer } from './debounce.js';
 import type { ExecutionLimiter } from './execution-limiter.js';
+import type { Admission } from './admission/index.js';
 
 /** The part of an execution record the triggers read. */
-export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status'> & { result?: unknown; error?: Partial<ErrorInfo> };
+export type FinishedRecord = Pick<ExecutionRecord, 'id' | 'status' | 'debouncedInto'> & { result?: unknown; error?: Partial<ErrorInfo> };
 
 /** Options of {@link createDispatcher}. */
 export interface DispatcherOptions {
@@ -16,6 +18,10 @@ export interface DispatcherOptions {
   limiter: Pick<ExecutionLimiter, 'run'>;
   /** The execution queue of a cluster: executions go there instead of running here. */
   queue?: ExecutionQueue | null;
+  /** Holds back executions of flows with `settings.concurrency` or `settings.rateLimit` until the rules let them start. */
+  admission?: Pick<Admission, 'applies' | 'admit'>;
+  /** Takes the deliveries of flows with `settings.debounce` (src/runtime/debounce.ts): they run later, collapsed. */
+  debounce?: Pick<Debouncer, 'applies' | 'deliver'>;
 }
 
 /** How long a caller waits (see {@link Dispatcher.answer}). */
@@ -88,7 +94,7 @@ const REPLY_GRACE_MS = 1000;
  * if (answer.kind === 'ended') console.log(answer.record.status) // 'success '
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { execute, limiter } = options;
+  const { execute, limiter, debounce } = options;
   const queue = options.queue ?? null;
   const deadlines = createDeadlines();
 
@@ -96,8 +102,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * `release` frees the caller's limiter slot once a run here has ended; `waitMs`: how long to wait for a
    * queued execution (a caller's reply timeout), not for one run here.
    */
-  const start = (event: DispatchEvent, release?: () => void, onRespond?: (o: Outcome) => void, waitMs?: number): Promise<FinishedRecord> =>
+  const startHere = (event: DispatchEvent, release?: () => void, onRespond?: (o: Outcome) => void, waitMs?: number): Promise<FinishedRecord> =>
     queue && !event.refuse ? queue.run(runRequest(event, onRespond), { waitMs }) : execute(runRequest(event, onRespond, release));
+  const { admission } = options;
+  // A debounced delivery is taken by its burst; another is admitted by the flow's rules, or starts at once.
+  // A flow without settings (most flows) pays one property read for all of that.
+  const start = (event: DispatchEvent, release?: () => void, onRespond?: (o: Outcome) => void, waitMs?: number): Promise<FinishedRecord> =>
+    !(event.flow.config as { settings?: unknown }).settings
+      ? startHere(event, release, onRespond, waitMs)
+      : debounce?.applies(event)
+        ? debounce.deliver(event)
+        : admission?.applies(event.flow)
+          ? admission.admit(event, (e, r) => startHere(e, r, onRespond, waitMs), release)
+          : startHere(event, release, onRespond, waitMs);
 
   return {
     queued: queue !== null,
@@ -105,6 +122,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     runNow: (event, release) => start(event, release),
     async enqueue(event) {
       if (!queue) throw new Error('enqueue needs a host with an execution queue');
+      if (debounce?.applies(event)) return void (await debounce.deliver(event));
       await queue.submit(runRequest(event), { wait: false });
     },
     answer(event, o) {

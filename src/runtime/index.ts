@@ -1,13 +1,15 @@
+import { join } from 'node:path';
 import type { Cluster } from '../cluster/index.js';
 import type { WeirConfig } from '../config.js';
 import type { WeirBus } from '../events.js';
-import type { ExecutionRecord, RunOptions } from '../flow/types.js';
+import type { ExecutionRecord, Masker, RunOptions } from '../flow/types.js';
 import type { NodeRegistry } from '../nodes/index.js';
 import type { Executions } from '../resources/executions/index.js';
 import type { Workflows } from '../resources/workflows/index.js';
 import { createExecutionQueue, type ExecutionQueue } from '../queue/index.js';
 import type { Storages } from '../storage/index.js';
 import type { Capture } from '../triggers/webhook/capture.js';
+import { createDebouncer } from './debounce.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { createFlowIndex, type FlowIndex } from './flow-index.js';
 import { createInterfaceEvents, type InterfaceEvents } from '../triggers/interface-event/events.js';
@@ -18,6 +20,8 @@ import { createResumer, type Resumer } from './resume.js';
 import { createClaim } from '../cluster/claims.js';
 import { createStatusTokens, executionStatus } from './status-tokens.js';
 import type { ExecutionStatusView } from '../types/executions.js';
+import type { Expressions } from '../expr/index.js';
+import { admitted, createAdmission, recoverQueued, type Admission } from './admission/index.js';
 
 /** What the intake uses of a weir instance. */
 export interface RuntimeOptions {
@@ -28,12 +32,16 @@ export interface RuntimeOptions {
   bus: WeirBus;
   nodes: Pick<NodeRegistry, 'get'>;
   workflows: Workflows;
-  executions: Pick<Executions, 'endedAmong' | 'get' | 'open' | 'configs' | 'save'>;
+  executions: Pick<Executions, 'endedAmong' | 'get' | 'open' | 'configs' | 'save' | 'track' | 'untrack'>;
   capture: Capture;
+  /** Evaluates the `key` of a flow's concurrency and rate limit settings. */
+  expressions: Pick<Expressions, 'template'>;
   /** Redis coordination of several hosts; with `config.queue` it carries the execution queue. */
   cluster: Cluster | null;
   /** Runs an execution on this process (the executor's `run`). */
   execute(request: RunOptions): Promise<ExecutionRecord>;
+  /** Masks the secrets in the records stored before a run (queued, debounced): they hold its input. */
+  masker(): Promise<Masker>;
 }
 
 /** Webhook intake, interface events and the dispatcher that every trigger of a host shares. */
@@ -42,6 +50,16 @@ export interface Runtime {
   limiter: ExecutionLimiter;
   /** Runs trigger events here or on the execution queue. */
   dispatcher: Dispatcher;
+  /** Per-flow concurrency and rate limits: what the dispatcher holds back, and what a cancel reaches there. */
+  admission: Admission;
+  /**
+   * Runs an execution here that no trigger delivery started (`weir.run`, the run route, `call_flow` and
+   * `foreach` children, retries, reruns, wakes) through admission, as the dispatcher runs deliveries: it
+   * waits `queued` while its flow's concurrency or rate limit binds. Never debounced: its caller awaits its own run.
+   * @example
+   * const record = await weir.runtime.run({ workflow, input: { id: 42 }, trigger: 'manual' })
+   */
+  run(request: RunOptions): Promise<ExecutionRecord>;
   /** The execution queue (`queue` in weir.config.json, with a cluster), null without one. */
   queue: ExecutionQueue | null;
   /** The cache of published flows and webhook tokens. */
@@ -82,8 +100,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, cluster } = options;
   const limiter = createExecutionLimiter({ concurrency: config.executions?.concurrency, maxBacklog: config.executions?.maxBacklog });
   // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
-  const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, maxCrashes: maxCrashesOf(config) }) : null;
-  const dispatcher = createDispatcher({ execute: options.execute, limiter, queue });
+  const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, expressions: options.expressions, maxCrashes: maxCrashesOf(config) }) : null;
+  const admission = createAdmission({ executions: options.executions, expressions: options.expressions, masker: options.masker, onQueue: queue !== null, queue });
+  const debounce = createDebouncer({ dir: options.home ? join(options.home, 'debounce') : undefined, executions: options.executions, masker: options.masker, execute: options.execute, limiter, bus: options.bus, queued: queue !== null });
+  const dispatcher = createDispatcher({ execute: options.execute, limiter, queue, admission, debounce });
   const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
   const tokens = createStatusTokens(options.storage.view('cloud', 'executions'));
   const webhooks = createWebhooks({ ...options, limiter, dispatcher, index, tokens });
@@ -93,6 +113,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   return {
     limiter,
     dispatcher,
+    admission,
+    run: admitted(admission, options.execute),
     queue,
     index,
     webhooks,
@@ -103,12 +125,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       started ??= webhooks.start().then((replayed) => {
         // In the background, so a host with many stored executions listens at once. The scan leaves queue
         // jobs alone (the queue hands a dead worker's job to another worker).
-        resumer.scan().catch((error) => options.bus.emit('execution:resume-error', { error }));
+        // Executions left queued are started after those left running, which held their places.
+        resumer
+          .scan()
+          .then(() => recoverQueued({ executions: options.executions, flowOf: resumer.flowOf, run: (e) => dispatcher.run(e), bus: options.bus }))
+          .catch((error) => options.bus.emit('execution:resume-error', { error }));
+        debounce.start().catch((error) => options.bus.emit('debounce:error', { error }));
         return replayed;
       });
       return started;
     },
     async close() {
+      await debounce.stop();
       await webhooks.close();
       await queue?.close();
     },

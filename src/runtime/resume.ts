@@ -4,7 +4,7 @@ import { ownerIsGone, startTimeOf, type Executions } from '../resources/executio
 import type { FlowRef } from '../types/trigger.js';
 import type { Dispatcher } from './dispatch.js';
 
-const FINISHED = new Set(['success', 'error', 'cancelled']);
+const FINISHED = new Set(['success', 'error', 'cancelled', 'debounced']);
 
 /** When the oldest of these executions started (ms): their records were all written since. */
 const startOfOldest = (entries: Array<{ record: ExecutionRecord }>): number => Math.min(...entries.map((e) => startTimeOf(e.record.id) ?? Date.parse(e.record.startedAt)));

@@ -101,6 +101,7 @@ export function executionStatus(deps: {
       const record = await deps.executions.get(executionId);
       const view: ExecutionStatusView = { executionId, status: record.status };
       if (record.status === 'success') view.result = record.result ?? null;
+      if (record.debouncedInto) view.debouncedInto = record.debouncedInto;
       if (record.status === 'error' && record.error) view.error = { code: record.error.code, message: record.error.message, ...(record.error.node ? { node: record.error.node } : {}) };
       return view;
     } catch (err) {

@@ -31,6 +31,11 @@ function collect(folder: Folder, out: string[]): string[] {
 export const memoryDriver = defineDriver<void>(() => {
   const data = new Map<string, unknown>();
   const root = newFolder();
+  // The folders holding keys, by the part of their keys before the last `:`: a write or a removal finds its
+  // folder with one lookup instead of splitting the key and walking down from the root (each run writes its
+  // record, and retention removes as many). Only folders holding a key are here, which are never detached.
+  const byDir = new Map<string, Folder>();
+  const dirOf = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf(':')));
 
   /** The folders from the root down to the one for `segments` (shorter when a folder is missing, unless `make`). */
   const pathTo = (segments: string[], make: boolean): Folder[] => {
@@ -56,7 +61,12 @@ export const memoryDriver = defineDriver<void>(() => {
   };
 
   const set = (key: string, value: unknown): void => {
-    if (!data.has(key)) pathTo(key.split(':').slice(0, -1), true).at(-1)!.keys.add(key);
+    if (!data.has(key)) {
+      const dir = dirOf(key);
+      let folder = byDir.get(dir);
+      if (!folder) byDir.set(dir, (folder = pathTo(key.split(':').slice(0, -1), true).at(-1)!));
+      folder.keys.add(key);
+    }
     data.set(key, value);
   };
 
@@ -70,10 +80,13 @@ export const memoryDriver = defineDriver<void>(() => {
     setItemIfAbsent: (key: string, value: string): boolean => !data.has(key) && (set(key, value), true),
     removeItem(key) {
       if (!data.delete(key)) return;
+      const dir = dirOf(key);
+      const folder = byDir.get(dir)!;
+      folder.keys.delete(key);
+      if (folder.keys.size) return;
+      byDir.delete(dir);
       const segments = key.split(':').slice(0, -1);
-      const path = pathTo(segments, false);
-      path.at(-1)!.keys.delete(key);
-      prune(path, segments);
+      prune(pathTo(segments, false), segments);
     },
     getKeys(base = '') {
       // unstorage passes whole segments (`a:b:`); a partial last segment (`a:b`) is filtered here.
@@ -86,6 +99,8 @@ export const memoryDriver = defineDriver<void>(() => {
     },
     clear(base = '') {
       const segments = segmentsOf(base);
+      const under = segments.join(':');
+      for (const dir of byDir.keys()) if (!under || dir === under || dir.startsWith(`${under}:`)) byDir.delete(dir);
       const path = pathTo(segments, false);
       if (path.length <= segments.length) return;
       for (const key of collect(path.at(-1)!, [])) data.delete(key);
@@ -98,6 +113,7 @@ export const memoryDriver = defineDriver<void>(() => {
       prune(path.slice(0, -1), segments);
     },
     dispose() {
+      byDir.clear();
       data.clear();
       root.keys.clear();
       root.folders.clear();

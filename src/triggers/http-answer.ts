@@ -34,6 +34,9 @@ export function httpAnswer(run: RunAnswer, options: HttpAnswerOptions = {}): Out
       if (record.status === 'success') return { status: 200, headers, body: wrap(record.result) };
       // It waits (stored) before answering: the caller learns so at once instead of holding on until a 504.
       if (record.status === 'waiting') return { status: 202, headers, body: { executionId: record.id, status: 'waiting' } };
+      // A debounced flow runs later, perhaps as another delivery's execution: nobody can wait for it here.
+      if (record.status === 'queued') return { status: 202, headers, body: { executionId: record.id, status: 'queued' } };
+      if (record.status === 'debounced') return { status: 202, headers, body: { executionId: record.id, status: 'debounced', debouncedInto: record.debouncedInto } };
       return { ...failureResponse(record, options.exposeErrors), headers };
     }
   }

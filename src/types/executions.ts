@@ -81,6 +81,14 @@ export interface Executions {
    */
   page(options?: ExecutionPageOptions): Promise<ExecutionPage>;
   /**
+   * A workflow's newest execution, and how many of its executions that started at or after `since` (ms)
+   * ended in `error`: counted from the status tallies in its batch keys, so only the batches with an error
+   * that straddle `since` are read (besides the few the newest execution may be in).
+   * @example
+   * const { last, errorsSince } = await weir.executions.activity('wf_1', Date.now() - 86_400_000)
+   */
+  activity(workflowId: string, since: number): Promise<{ last: ExecutionRecord | null; errorsSince: number }>;
+  /**
    * Removes a workflow's batches beyond the retention limits (whole batches: the newest `maxPerWorkflow`
    * records are kept with the rest of the batch that holds the last of them), and the linked records of the
    * executions whose final record went with them; returns how many records went.
@@ -146,4 +154,6 @@ export interface ExecutionStatusView {
   result?: unknown;
   /** Only when `status` is `error`. */
   error?: Pick<ErrorInfo, 'code' | 'message' | 'node'>;
+  /** Only when `status` is `debounced`: the execution its burst ran as (whose status URL is not this one's). */
+  debouncedInto?: string;
 }

@@ -5,6 +5,8 @@ import type { Objects } from './objects.js';
 import type { Tables } from './tables.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { NetworkPolicy } from '../util/network.js';
+import type { Expressions } from '../expr/index.js';
+import type { AwaitExecution } from '../runtime/await-execution.js';
 
 /** Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`. */
 export type RunWorkflow = (ref: string, input?: unknown, options?: WeirRunOptions) => Promise<ExecutionRecord>;
@@ -20,6 +22,10 @@ export type RunWorkflow = (ref: string, input?: unknown, options?: WeirRunOption
 export interface NodeServices {
   /** Runs another workflow (`call_flow`), recorded as its own execution. */
   readonly run?: RunWorkflow;
+  /** Waits for an execution started before a crash to end (a foreach item's sub-flow): its final record, or null when none was stored. */
+  readonly awaitExecution?: AwaitExecution;
+  /** The `{{ }}` engine, for a node resolving its `deferredKeys` itself (a foreach `map`). */
+  readonly expressions?: Pick<Expressions, 'compileValue'>;
   /** The JavaScript sandbox of Code nodes. */
   readonly sandbox?: Sandbox;
   /** Which addresses outgoing requests (`http_request`) may reach. */

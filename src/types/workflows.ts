@@ -1,4 +1,5 @@
 import type { Change } from '../resources/workflows/diff.js';
+import type { Problem } from '../nodes/define.js';
 import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from '../resources/workflows/types.js';
 
 /**
@@ -28,6 +29,20 @@ export interface Workflows {
     webhookToken: string;
     status: string;
   }>;
+  /**
+   * Every problem `save` would report for a config, without saving it ([] when it would save): an editor checks as
+   * the user types.
+   * @example
+   * weir.workflows.validate({ nodes: [], edges: [] }) // [{ path: 'nodes', message: 'a flow needs exactly one trigger node, found 0' }]
+   */
+  validate(config: unknown): Problem[];
+  /**
+   * Renames a draft and/or replaces its description (`''` removes it); a name another workflow has (draft or
+   * published copy) is EXISTS. The published copy keeps its name and description until the next publish.
+   * @example
+   * await weir.workflows.update('orders', { name: 'orders-v2', description: 'orders from the shop' })
+   */
+  update(ref: string, changes: { name?: string; description?: string }): Promise<WorkflowSummary>;
   /** Validates and saves a config as the draft; every problem is listed at once (JSON read from a file may be passed as it is). */
   save(ref: string, config: WorkflowConfig): Promise<WorkflowSummary>;
   /** Publishes the draft; refused in `conflict` unless `force`. */

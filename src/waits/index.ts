@@ -29,6 +29,7 @@ const LOAD_SLICE = 5000;
 /** How often a host reads the whole index again. */
 const RESCAN_MS = 5 * 60_000;
 const ACTIVE = new Set(['queued', 'running', 'waiting']);
+const ENDED = new Set(['success', 'error', 'cancelled']);
 
 /** Options of {@link createWaits}. */
 export interface WaitsOptions {
@@ -124,7 +125,42 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
     }
     const webhook = waitingWebhook(record);
     if (webhook && (await store.early(record.id))) dues.push({ at: now(), executionId: record.id, nodeId: webhook });
+    dues.push(...(await childrenEnded(run)));
     await addDues(dues);
+  }
+
+  /**
+   * Wakes for the children, newly waited on, that ended already. Read after this record is stored: a child that
+   * ended before it could not wake it (see `wakeParent`), one that ends after it will. The children the node
+   * waited on before this run are not read again (a key of theirs that came while it ran is deferred or tried
+   * again, see the waker), so a wake costs reads of the children it started, not of all that still wait.
+   */
+  async function childrenEnded(run: RunState): Promise<Due[]> {
+    const { record } = run;
+    const dues: Due[] = [];
+    for (const [nodeId, node] of Object.entries(record.nodes)) {
+      if (node.status !== 'waiting' || node.wait?.kind !== 'children') continue;
+      const before = run.options.resume?.nodes[nodeId]?.wait;
+      const known = new Set(before?.kind === 'children' ? before.executionIds : []);
+      const fresh = node.wait.executionIds.filter((id) => !known.has(id));
+      const children = await Promise.all(fresh.map((id) => options.executions.get(id).catch(() => null)));
+      children.forEach((child, i) => {
+        if (!child || ENDED.has(child.status)) dues.push({ at: now(), executionId: record.id, nodeId, childId: fresh[i] });
+      });
+    }
+    return dues;
+  }
+
+  /**
+   * A foreach's sub-flow ended: its parent's node, if it waits on it, is woken for it (stored as a wake key
+   * naming the child, so another host or a restart wakes it too; a parent that does not wait then drops it).
+   * Only a resumed run can have been waited on: one that ended in its first run handed its result to the
+   * foreach that started it, and costs no key.
+   */
+  function wakeParent(run: RunState): Promise<void> | undefined {
+    const { record } = run;
+    if (!run.options.resume || !record.parentExecutionId || !record.parentNodeId || record.trigger !== 'foreach' || !ENDED.has(record.status)) return undefined;
+    return addDues([{ at: now(), executionId: record.parentExecutionId, nodeId: record.parentNodeId, childId: record.id }]);
   }
 
   return {
@@ -134,9 +170,9 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
         // Synchronous for every other run: an async hook would cost each execution's end a promise.
         return run.record.status === 'waiting' ? prepareWaiting(run) : undefined;
       },
-      /** After the waiting record is stored: its wakes go into the index (and a kept call wakes it at once). */
+      /** After the record is stored: a waiting one's wakes go into the index (a kept call wakes it at once); an ended sub-flow wakes its parent. */
       register(run) {
-        return run.record.status === 'waiting' ? registerWaiting(run) : undefined;
+        return run.record.status === 'waiting' ? registerWaiting(run) : wakeParent(run);
       },
     },
 

@@ -1,27 +1,31 @@
 import { decodeKeyPart, encodeKeyPart } from '../storage/keys.js';
 import type { KeyValueStorage } from '../storage/index.js';
 
-/** One wake the index holds: when, which execution, which of its waiting nodes. */
+/** One wake the index holds: when, which execution, which of its waiting nodes (and, waiting on children, which ended). */
 export interface Due {
   at: number;
   executionId: string;
   nodeId: string;
+  /** A wait on children: the child whose end this wake is (each has its own key, so none hides another). */
+  childId?: string;
 }
 
 /**
- * The key of a wake: `<at>.<execution id>.<node id>`, parts percent-encoded (so `.` separates them). The key
- * alone describes the wake, so loading the index lists keys and reads no record.
+ * The key of a wake: `<at>.<execution id>.<node id>[.<child id>]`, parts percent-encoded (so `.` separates
+ * them). The key alone describes the wake, so loading the index lists keys and reads no record.
  */
-export const dueKey = (d: Due): string => `${d.at}.${encodeKeyPart(d.executionId)}.${encodeKeyPart(d.nodeId)}`;
+export const dueKey = (d: Due): string => `${d.at}.${encodeKeyPart(d.executionId)}.${encodeKeyPart(d.nodeId)}${d.childId ? `.${encodeKeyPart(d.childId)}` : ''}`;
 
 /** The wake a key names, or null for a key that is not one. */
 export function parseDueKey(key: string): Due | null {
-  const [at, executionId, nodeId, extra] = key.split('.');
+  const [at, executionId, nodeId, childId, extra] = key.split('.');
   const time = Number(at);
   if (extra !== undefined || !nodeId || !Number.isSafeInteger(time)) return null;
   const id = decodeKeyPart(executionId);
   const node = decodeKeyPart(nodeId);
-  return id && node ? { at: time, executionId: id, nodeId: node } : null;
+  const child = childId === undefined ? undefined : decodeKeyPart(childId);
+  if (!id || !node || child === '' || child === null) return null;
+  return child ? { at: time, executionId: id, nodeId: node, childId: child } : { at: time, executionId: id, nodeId: node };
 }
 
 /** The time of a wake key (its leading number), without decoding the rest. */

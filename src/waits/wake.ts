@@ -33,10 +33,10 @@ export interface WakerOptions {
   now(): number;
 }
 
-/** The wake keys of a waiting node: its time, or its webhook timeout. */
+/** The wake keys of a waiting node: its time, or its webhook timeout (a wait on children has none: their ends wake it). */
 export function dueOf(record: ExecutionRecord, nodeId: string): Due | null {
   const wait = record.nodes[nodeId]?.wait;
-  const at = wait?.kind === 'time' ? Date.parse(wait.until) : wait?.timeoutAt ? Date.parse(wait.timeoutAt) : NaN;
+  const at = wait?.kind === 'time' ? Date.parse(wait.until) : wait?.kind === 'webhook' && wait.timeoutAt ? Date.parse(wait.timeoutAt) : NaN;
   return Number.isNaN(at) ? null : { at, executionId: record.id, nodeId };
 }
 
@@ -74,9 +74,12 @@ export function createWaker(options: WakerOptions) {
   const retryLater = (key: string) => options.timer()?.add(key, now() + RETRY_MS);
 
   /** The wake of a waiting node: a time wait's input, an early call's data, a timeout, or null (not yet). */
-  async function wakeOf(record: ExecutionRecord, nodeId: string): Promise<{ wake: Wake; early: boolean } | null> {
+  async function wakeOf(record: ExecutionRecord, nodeId: string, childId?: string): Promise<{ wake: Wake; early: boolean } | null> {
     const wait = record.nodes[nodeId].wait!;
     if (wait.kind === 'time') return Date.parse(wait.until) <= now() ? { wake: { nodeId }, early: false } : null;
+    // One of its children ended (or may have): the node runs again and reads that one (all, for a key naming
+    // none), waiting on again for the others.
+    if (wait.kind === 'children') return { wake: childId ? { nodeId, ended: [childId] } : { nodeId }, early: false };
     const call = await store.early(record.id);
     if (call) return { wake: { nodeId, data: call.data }, early: true };
     if (wait.timeoutAt && Date.parse(wait.timeoutAt) <= now()) {
@@ -97,7 +100,12 @@ export function createWaker(options: WakerOptions) {
     try {
       const entry = await options.open.get(due.executionId);
       const node = entry?.record.status === 'waiting' ? entry.record.nodes[due.nodeId] : undefined;
-      if (!entry || node?.status !== 'waiting' || !node.wait) return await drop(key);
+      if (!entry || node?.status !== 'waiting' || !node.wait) {
+        // A child's end while its parent's node runs elsewhere (a wake of another host): the parent reads only
+        // the children that woke it, so this end is kept for when it waits again rather than lost.
+        if (due.childId && entry?.record.nodes[due.nodeId]?.status === 'running') return void retryLater(key);
+        return await drop(key);
+      }
       // The resumed run continues from the real data (sealed where a secret was).
       const record = await options.open.real(entry.record);
       if (options.claim) {
@@ -108,7 +116,7 @@ export function createWaker(options: WakerOptions) {
       // Released a little ahead of time (see LEAD_MS): the reads above are done, the run starts on the dot.
       // A timer may fire a millisecond before the clock reads its time: sleep until it does.
       for (let ahead = due.at - now(); ahead > 0; ahead = due.at - now()) await sleep(ahead);
-      const found = await wakeOf(record, due.nodeId);
+      const found = await wakeOf(record, due.nodeId, due.childId);
       if (!found) {
         // Woken before its time (a call's wake that another one took): its own time is in the index.
         const own = dueOf(record, due.nodeId);

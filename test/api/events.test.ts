@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { apiHost, responseValidators } from './_api.js';
 import { openEvents, type SseEvent } from './_sse.js';
 import { chain, publish, until } from '../host/_helpers.js';
+import { openEventStream } from '../../src/api/events/stream.js';
 
 const STREAMED = ['execution:start', 'node:start', 'node:end', 'execution:log', 'execution:end'];
 const label = (name: string, data: any) => `${name}${data.nodeId ? ` ${data.nodeId}` : ''}`;
@@ -122,6 +123,15 @@ test('through the fetch adapter, each event reaches the client as it happens, an
     await handler.close();
     await weir.close();
   }
+});
+
+test('a stream opened for a client already gone (its request aborted while the route read) ends at once, without an error', () => {
+  const sse = openEventStream({ signal: AbortSignal.abort(), headers: {} } as never);
+  let closed = false;
+  sse.onClose(() => (closed = true));
+  assert.ok(closed, 'the stream is closed');
+  assert.ok((sse.response.stream as unknown as { writableEnded: boolean }).writableEnded, 'nothing more is written');
+  sse.send('1', 'execution:end', {});
 });
 
 test.run();

@@ -15,8 +15,11 @@ test('--version prints the package version', async () => {
 });
 
 test('a bare group prints its usage and exits 0, through every alias', async () => {
-  for (const alias of ['workflows', 'workflow', 'flow', 'f']) {
-    const r = await cli([alias], { home: tmpDir() });
+  const aliases = ['workflows', 'workflow', 'flow', 'f'];
+  // Independent processes, run at once (each is a Node start-up); the checks stay per alias.
+  const runs = await Promise.all(aliases.map((alias) => cli([alias], { home: tmpDir() })));
+  for (const [i, alias] of aliases.entries()) {
+    const r = runs[i];
     assert.is(r.code, 0, alias);
     assert.match(r.stdout, 'Usage: weir workflows <command>');
     assert.match(r.stdout, 'publish <workflow-id>');
@@ -24,8 +27,7 @@ test('a bare group prints its usage and exits 0, through every alias', async () 
 });
 
 test('bare weir and --help print the top-level usage', async () => {
-  for (const args of [[], ['--help'], ['f', '--help']]) {
-    const r = await cli(args, { home: tmpDir() });
+  for (const r of await Promise.all([[], ['--help'], ['f', '--help']].map((args) => cli(args, { home: tmpDir() })))) {
     assert.is(r.code, 0);
     assert.match(r.stdout, 'Usage: weir');
   }
@@ -45,8 +47,9 @@ test('unknown group, command and flag: exit 2 naming it on stderr', async () => 
     [['f', 'nope'], 'workflows nope'],
     [['f', 'list', '--nope'], '--nope'],
   ];
-  for (const [args, name] of cases) {
-    const r = await cli(args, { home });
+  const runs = await Promise.all(cases.map(([args]) => cli(args, { home })));
+  for (const [i, [args, name]] of cases.entries()) {
+    const r = runs[i];
     assert.is(r.code, 2, args.join(' '));
     assert.match(r.stderr, /^error: /);
     assert.match(r.stderr, name);
@@ -56,21 +59,19 @@ test('unknown group, command and flag: exit 2 naming it on stderr', async () => 
 
 test('missing and extra arguments are usage errors (exit 2)', async () => {
   const home = tmpDir();
-  const missing = await cli(['f', 'get'], { home });
+  const [missing, extra] = await Promise.all([cli(['f', 'get'], { home }), cli(['f', 'list', 'surplus'], { home })]);
   assert.is(missing.code, 2);
   assert.match(missing.stderr, 'missing argument: <workflow-id>');
-  const extra = await cli(['f', 'list', 'surplus'], { home });
   assert.is(extra.code, 2);
   assert.match(extra.stderr, 'unexpected argument "surplus"');
 });
 
 test('--json failures: empty stdout, JSON error document on stderr, stable code', async () => {
   const home = tmpDir();
-  const usage = await cli(['f', 'get', '--json'], { home });
+  const [usage, missing] = await Promise.all([cli(['f', 'get', '--json'], { home }), cli(['f', 'get', 'wf_nothere', '--json'], { home })]);
   assert.is(usage.code, 2);
   assert.is(usage.stdout, '');
   assert.equal(JSON.parse(usage.stderr).error.code, 'USAGE');
-  const missing = await cli(['f', 'get', 'wf_nothere', '--json'], { home });
   assert.is(missing.code, 1);
   assert.is(missing.stdout, '');
   assert.equal(JSON.parse(missing.stderr), { error: { code: 'NOT_FOUND', message: 'workflow "wf_nothere" not found' } });
@@ -78,10 +79,9 @@ test('--json failures: empty stdout, JSON error document on stderr, stable code'
 
 test('errors are one line without a stack trace unless WEIR_DEBUG=1', async () => {
   const home = tmpDir();
-  const plain = await cli(['f', 'get', 'wf_x'], { home });
+  const [plain, debug] = await Promise.all([cli(['f', 'get', 'wf_x'], { home }), cli(['f', 'get', 'wf_x'], { home, env: { WEIR_DEBUG: '1' } })]);
   assert.match(plain.stderr, /^error: workflow "wf_x" not found\n/);
   assert.not.match(plain.stderr, '    at ');
-  const debug = await cli(['f', 'get', 'wf_x'], { home, env: { WEIR_DEBUG: '1' } });
   assert.match(debug.stderr, '    at ');
 });
 
@@ -89,14 +89,18 @@ test('home: --home beats WEIR_HOME beats ./.weir, and global flags go anywhere',
   const cwd = tmpDir();
   const envHome = tmpDir();
   const flagHome = tmpDir();
-  await cli(['f', 'create', 'in-cwd'], { cwd });
-  await cli(['f', 'create', 'in-env'], { cwd, env: { WEIR_HOME: envHome } });
-  await cli(['f', 'create', 'in-flag', '--home', flagHome], { cwd, env: { WEIR_HOME: envHome } });
+  // Three different homes: the creates do not share one, so they run at once.
+  await Promise.all([
+    cli(['f', 'create', 'in-cwd'], { cwd }),
+    cli(['f', 'create', 'in-env'], { cwd, env: { WEIR_HOME: envHome } }),
+    cli(['f', 'create', 'in-flag', '--home', flagHome], { cwd, env: { WEIR_HOME: envHome } }),
+  ]);
   const names = async (args: string[], env: Record<string, string> = {}) =>
     (await cli([...args, '--json'], { cwd, env })).json().map((w: any) => w.name);
-  assert.equal(await names(['f', 'list']), ['in-cwd']);
-  assert.equal(await names(['f', 'list'], { WEIR_HOME: envHome }), ['in-env']);
-  assert.equal(await names(['--home', flagHome, 'f', 'list'], { WEIR_HOME: envHome }), ['in-flag']);
+  const [inCwd, inEnv, inFlag] = await Promise.all([names(['f', 'list']), names(['f', 'list'], { WEIR_HOME: envHome }), names(['--home', flagHome, 'f', 'list'], { WEIR_HOME: envHome })]);
+  assert.equal(inCwd, ['in-cwd']);
+  assert.equal(inEnv, ['in-env']);
+  assert.equal(inFlag, ['in-flag']);
 });
 
 /** Runs weir with a reader that stops after `keep` bytes of stdout (`| head -c keep`; 0 is `| true`). */
@@ -116,8 +120,10 @@ test('a reader that closes stdout early ends the command quietly: exit 0, nothin
   const big = join(home, 'big.bin');
   writeFileSync(big, randomBytes(4 << 20));
   assert.is((await cli(['storage', 'put', 'big.bin', big], { home })).code, 0);
-  for (const [keep, args] of [[0, ['f', 'list']], [0, ['f', 'list', '--json']], [10, ['storage', 'get', 'big.bin']]] as const) {
-    const r = await readUntil(keep, ['--home', home, ...args]);
+  const cases = [[0, ['f', 'list']], [0, ['f', 'list', '--json']], [10, ['storage', 'get', 'big.bin']]] as const;
+  const runs = await Promise.all(cases.map(([keep, args]) => readUntil(keep, ['--home', home, ...args])));
+  for (const [i, [, args]] of cases.entries()) {
+    const r = runs[i];
     assert.is(r.stderr, '', args.join(' '));
     assert.is(r.code, 0, args.join(' '));
     assert.ok(r.got < 4 << 20, 'the reader stopped before the end');

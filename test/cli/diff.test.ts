@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli } from '../../src/cli/run.js';
-import { cli, flow, tmpDir, writeJson } from '../_utils.js';
+import { cli, cliInProcess, flow, tmpDir, writeJson } from '../_utils.js';
 
 // `weir workflows diff`: the summary of changes, then the old and the new value of each changed field as a
 // unified diff of the config JSON (published -> local).
@@ -9,13 +9,13 @@ import { cli, flow, tmpDir, writeJson } from '../_utils.js';
 const codeFlow = (code: string, extra: { position?: { x: number; y: number } } = {}) =>
   flow({ type: 'manual_trigger' }, [{ id: 'code-1', type: 'code', config: { code }, ...extra }], [{ id: 'e1', source: 'manual_trigger-1', target: 'code-1' }]);
 
-/** A home with flow `calc` published with `before` and `after` saved as its draft. */
+/** A home with flow `calc` published with `before` and `after` saved as its draft (made by the CLI in this process: the diff is what is tested). */
 async function published(before: object, after: object): Promise<string> {
   const home = tmpDir();
-  assert.is((await cli(['f', 'create', 'calc'], { home })).code, 0);
-  assert.is((await cli(['f', 'save', 'calc', writeJson(home, 'v1.json', before)], { home })).code, 0);
-  assert.is((await cli(['f', 'publish', 'calc'], { home })).code, 0);
-  const saved = await cli(['f', 'save', 'calc', writeJson(home, 'v2.json', after)], { home });
+  assert.is((await cliInProcess(['f', 'create', 'calc'], { home })).code, 0);
+  assert.is((await cliInProcess(['f', 'save', 'calc', writeJson(home, 'v1.json', before)], { home })).code, 0);
+  assert.is((await cliInProcess(['f', 'publish', 'calc'], { home })).code, 0);
+  const saved = await cliInProcess(['f', 'save', 'calc', writeJson(home, 'v2.json', after)], { home });
   assert.is(saved.code, 0, saved.stderr);
   return home;
 }
@@ -66,14 +66,14 @@ test('diff colours the unified diff on a terminal, and not with NO_COLOR', async
 
 test("moving nodes (their position) leaves a published flow synced with no differences; a change still shows", async () => {
   const home = await published(codeFlow('return 1', { position: { x: 0, y: 0 } }), codeFlow('return 1', { position: { x: 240, y: 80 } }));
-  assert.is((await cli(['f', 'status', 'calc', '--json'], { home })).json().status, 'synced');
-  const d = await cli(['f', 'diff', 'calc'], { home });
+  const [status, d] = await Promise.all([cli(['f', 'status', 'calc', '--json'], { home }), cli(['f', 'diff', 'calc'], { home })]);
+  assert.is(status.json().status, 'synced');
   assert.match(d.stdout, /synced, published -> local:\nno differences\n$/);
   assert.is((await cli(['f', 'publish', 'calc'], { home })).code, 0, 'publishing the moves keeps them');
 
-  assert.is((await cli(['f', 'save', 'calc', writeJson(home, 'v3.json', codeFlow('return 3', { position: { x: 9, y: 9 } }))], { home })).code, 0);
-  assert.is((await cli(['f', 'status', 'calc', '--json'], { home })).json().status, 'dirty');
-  const changed = await cli(['f', 'diff', 'calc'], { home });
+  assert.is((await cliInProcess(['f', 'save', 'calc', writeJson(home, 'v3.json', codeFlow('return 3', { position: { x: 9, y: 9 } }))], { home })).code, 0);
+  const [dirty, changed] = await Promise.all([cli(['f', 'status', 'calc', '--json'], { home }), cli(['f', 'diff', 'calc'], { home })]);
+  assert.is(dirty.json().status, 'dirty');
   assert.ok(changed.stdout.includes('+        "code": "return 3"'), changed.stdout);
   assert.not.match(changed.stdout, '"position"', 'positions are left out of the diff as of the status');
 });

@@ -36,12 +36,15 @@ test('the nearest .weir up the tree is used; --home and WEIR_HOME still win over
   const deep = join(project, 'a', 'b');
   mkdirSync(deep, { recursive: true });
   const other = tmpDir('weir-home-');
-  assert.is((await cli(['f', 'create', 'at-root'], { cwd: project })).code, 0);
-  assert.is((await cli(['f', 'create', 'in-env'], { cwd: deep, env: { WEIR_HOME: other } })).code, 0);
+  // Two homes, one create each: run at once, as are the three lists after them.
+  const [atRoot, inEnv] = await Promise.all([cli(['f', 'create', 'at-root'], { cwd: project }), cli(['f', 'create', 'in-env'], { cwd: deep, env: { WEIR_HOME: other } })]);
+  assert.is(atRoot.code, 0);
+  assert.is(inEnv.code, 0);
   const names = async (args: string[], env: Record<string, string> = {}) => (await cli([...args, '--json'], { cwd: deep, env })).json().map((w: any) => w.name);
-  assert.equal(await names(['f', 'list']), ['at-root']);
-  assert.equal(await names(['f', 'list'], { WEIR_HOME: other }), ['in-env']);
-  assert.equal(await names(['f', 'list', '--home', other]), ['in-env']);
+  const [nearest, fromEnv, fromFlag] = await Promise.all([names(['f', 'list']), names(['f', 'list'], { WEIR_HOME: other }), names(['f', 'list', '--home', other])]);
+  assert.equal(nearest, ['at-root']);
+  assert.equal(fromEnv, ['in-env']);
+  assert.equal(fromFlag, ['in-env']);
   assert.not.ok(existsSync(join(deep, '.weir')));
   assert.not.ok(existsSync(join(project, 'a', '.weir')));
 });
@@ -49,21 +52,22 @@ test('the nearest .weir up the tree is used; --home and WEIR_HOME still win over
 test('read-only and help commands in a fresh directory make no home and say nothing; the first write says so once', async () => {
   const dir = tmpDir('weir-home-');
   const home = join(dir, '.weir');
-  for (const args of [['f', 'list'], ['data', 'tables', 'list'], ['data', 'tables', 'get', 'user.x'], ['kb', 'list'], ['f', 'create', '--help'], ['f']]) {
-    const r = await cli(args, { cwd: dir });
-    assert.not.match(r.stderr, 'created a new home', args.join(' '));
+  const readOnly = [['f', 'list'], ['data', 'tables', 'list'], ['data', 'tables', 'get', 'user.x'], ['kb', 'list'], ['f', 'create', '--help'], ['f']];
+  // Run at once: none of them may make the home, so none can hide another's doing so.
+  const runs = await Promise.all(readOnly.map((args) => cli(args, { cwd: dir })));
+  for (const [i, args] of readOnly.entries()) {
+    assert.not.match(runs[i].stderr, 'created a new home', args.join(' '));
     assert.not.ok(existsSync(home), `${args.join(' ')} made no home`);
   }
   const first = await cli(['f', 'create', 'one', '--json'], { cwd: dir });
   assert.is(first.code, 0);
   assert.is(first.stderr, created(home));
   assert.is(first.json().name, 'one', 'stdout stays the JSON document');
-  const second = await cli(['f', 'create', 'two'], { cwd: dir });
+  // A failed command that made nothing says nothing either (another home: run beside the second create).
+  const nowhere = join(dir, 'given');
+  const [second, failed] = await Promise.all([cli(['f', 'create', 'two'], { cwd: dir }), cli(['f', 'get', 'nope', '--json'], { home: nowhere, cwd: dir })]);
   assert.is(second.stderr, '');
 
-  // A failed command that made nothing says nothing either.
-  const nowhere = join(dir, 'given');
-  const failed = await cli(['f', 'get', 'nope', '--json'], { home: nowhere, cwd: dir });
   assert.is(failed.code, 1);
   assert.is(JSON.parse(failed.stderr).error.code, 'NOT_FOUND');
   assert.not.ok(existsSync(nowhere));

@@ -2,12 +2,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, cli, flow, tmpDir, writeJson } from '../_utils.js';
+import { ROOT, cli, cliInProcess, flow, tmpDir, writeJson } from '../_utils.js';
 
-/** A fresh home holding a workflow named `greeter` (a manual trigger only); returns the home and its id. */
+/**
+ * A fresh home holding a workflow named `greeter` (a manual trigger only); returns the home and its id.
+ * Made in this process: the errors of the commands after it are what is tested, each in a `weir` process.
+ */
 async function greeterHome(): Promise<{ home: string; id: string }> {
   const home = tmpDir('weir-newcomer-');
-  const created = await cli(['workflows', 'create', 'greeter', '--json'], { home });
+  const created = await cliInProcess(['workflows', 'create', 'greeter', '--json'], { home });
   assert.is(created.code, 0, created.stderr);
   return { home, id: created.json().id };
 }
@@ -17,23 +20,20 @@ const errorLine = (stderr: string) => stderr.split('\n')[0];
 
 test('an unknown command or group names the closest ones (exit 2)', async () => {
   const { home } = await greeterHome();
-  const command = await cli(['f', 'publsh', 'greeter'], { home });
+  const [command, group] = await Promise.all([cli(['f', 'publsh', 'greeter'], { home }), cli(['wrkflows', 'list'], { home })]);
   assert.is(command.code, 2);
   assert.is(errorLine(command.stderr), 'error: unknown command "workflows publsh"; did you mean "publish"?');
-  const group = await cli(['wrkflows', 'list'], { home });
   assert.is(group.code, 2);
   assert.is(errorLine(group.stderr), 'error: unknown command "wrkflows"; did you mean "workflows"?');
 });
 
 test('an unknown option names the closest options of that command, or of the group (exit 2)', async () => {
   const { home } = await greeterHome();
-  const typo = await cli(['f', 'list', '--jsn'], { home });
+  const [typo, half, atGroup] = await Promise.all([cli(['f', 'list', '--jsn'], { home }), cli(['f', 'run', 'greeter', '--file', 'in.json'], { home }), cli(['f', '--jsn'], { home })]);
   assert.is(typo.code, 2);
   assert.is(errorLine(typo.stderr), 'error: unknown option "--jsn"; did you mean "--json"?');
-  const half = await cli(['f', 'run', 'greeter', '--file', 'in.json'], { home });
   assert.is(half.code, 2);
   assert.is(errorLine(half.stderr), 'error: unknown option "--file"; did you mean "--input-file"?');
-  const atGroup = await cli(['f', '--jsn'], { home });
   assert.is(atGroup.code, 2);
   assert.is(errorLine(atGroup.stderr), 'error: unknown option "--jsn"; did you mean "--json"?');
 });
@@ -41,17 +41,20 @@ test('an unknown option names the closest options of that command, or of the gro
 test('a flow file that is not JSON fails with one line naming the line and column of the fault', async () => {
   const { home } = await greeterHome();
   writeFileSync(join(home, 'bad.json'), '{\n  "nodes": []\n  "edges": []\n}\n');
-  const saved = await cli(['f', 'save', 'greeter', 'bad.json'], { home });
+  // Nested deeper than a recursive reader's stack: still one line, not a crash.
+  writeFileSync(join(home, 'deep.json'), '['.repeat(200_000));
+  // Three failing commands that change nothing: run at once.
+  const [saved, input, deep] = await Promise.all([
+    cli(['f', 'save', 'greeter', 'bad.json'], { home }),
+    cli(['f', 'run', 'greeter', '--input', '{"name": }'], { home }),
+    cli(['f', 'save', 'greeter', 'deep.json'], { home }),
+  ]);
   assert.is(saved.code, 1);
   assert.is(saved.stderr, `error: bad.json is not valid JSON: Expected ',' or '}' after property value at line 3, column 3\n`);
 
-  const input = await cli(['f', 'run', 'greeter', '--input', '{"name": }'], { home });
   assert.is(input.code, 1);
   assert.is(input.stderr, `error: --input is not valid JSON: Unexpected token '}' at line 1, column 10\n`);
 
-  // Nested deeper than a recursive reader's stack: still one line, not a crash.
-  writeFileSync(join(home, 'deep.json'), '['.repeat(200_000));
-  const deep = await cli(['f', 'save', 'greeter', 'deep.json'], { home });
   assert.is(deep.code, 1);
   assert.is(deep.stderr, 'error: deep.json is not valid JSON: Unexpected end of JSON input at line 1, column 200001\n');
 });
@@ -66,13 +69,14 @@ test("a broken weir.config.json names the fault's line and column", async () => 
 
 test('an unknown workflow names the closest names and ids, in get, executions and run --published', async () => {
   const { home, id } = await greeterHome();
-  for (const args of [['f', 'get', 'greter'], ['f', 'executions', 'greter'], ['f', 'run', 'greter', '--published']]) {
-    const r = await cli(args, { home });
+  const nearId = `${id.slice(0, -1)}${id.endsWith('x') ? 'y' : 'x'}`;
+  const names = [['f', 'get', 'greter'], ['f', 'executions', 'greter'], ['f', 'run', 'greter', '--published']];
+  const [byId, ...byName] = await Promise.all([cli(['f', 'get', nearId], { home }), ...names.map((args) => cli(args, { home }))]);
+  for (const [i, args] of names.entries()) {
+    const r = byName[i];
     assert.is(r.code, 1, args.join(' '));
     assert.is(errorLine(r.stderr), 'error: workflow "greter" not found; did you mean "greeter"?', args.join(' '));
   }
-  const nearId = `${id.slice(0, -1)}${id.endsWith('x') ? 'y' : 'x'}`;
-  const byId = await cli(['f', 'get', nearId], { home });
   assert.is(errorLine(byId.stderr), `error: workflow "${nearId}" not found; did you mean "${id}"?`);
 });
 
@@ -89,7 +93,7 @@ test('an unknown execution id names the closest execution ids the lookup read', 
 test('an unknown table, KV namespace or secret names the closest ones', async () => {
   const home = tmpDir('weir-newcomer-');
   for (const args of [['data', 'tables', 'init', 'user.orders'], ['data', 'kv', 'init', 'sessions'], ['secrets', 'set', 'API_KEY', 'x']]) {
-    const r = await cli(args, { home });
+    const r = await cliInProcess(args, { home });
     assert.is(r.code, 0, r.stderr);
   }
   const cases: [string[], string][] = [
@@ -98,8 +102,9 @@ test('an unknown table, KV namespace or secret names the closest ones', async ()
     [['data', 'kv', 'get', 'sesions', 'k'], 'error: KV namespace "sesions" not found; did you mean "sessions"?'],
     [['secrets', 'get', 'API_KY'], 'error: secret "API_KY" not found; did you mean "API_KEY"?'],
   ];
-  for (const [args, line] of cases) {
-    const r = await cli(args, { home });
+  const runs = await Promise.all(cases.map(([args]) => cli(args, { home })));
+  for (const [i, [args, line]] of cases.entries()) {
+    const r = runs[i];
     assert.is(r.code, 1, args.join(' '));
     assert.is(errorLine(r.stderr), line);
   }
@@ -108,17 +113,16 @@ test('an unknown table, KV namespace or secret names the closest ones', async ()
 test("cancel of an ended execution hints only a command that accepts it, and that command runs", async () => {
   const { home } = await greeterHome();
   const ok = (await cli(['f', 'run', 'greeter', '--json'], { home })).json().executionId;
-  const cancelOk = await cli(['f', 'cancel', ok], { home });
+  const [cancelOk, retryOk] = await Promise.all([cli(['f', 'cancel', ok], { home }), cli(['f', 'retry', ok], { home })]);
   assert.is(cancelOk.code, 1);
   assert.is(cancelOk.stderr.split('\n')[1], `hint: run \`weir workflows rerun ${ok} --draft\` to run its input again`);
-  const retryOk = await cli(['f', 'retry', ok], { home });
   assert.is(retryOk.stderr.split('\n')[1], `hint: run \`weir workflows rerun ${ok} --draft\` to run its input again`);
   const rerun = await cli(['f', 'rerun', ok, '--draft'], { home });
   assert.is(rerun.code, 0, rerun.stderr);
 
   const failing = flow({ type: 'manual_trigger' }, [{ id: 'code-1', type: 'code', config: { code: "throw new Error('boom')" } }], [{ id: 'e1', source: 'manual_trigger-1', target: 'code-1' }]);
   writeJson(home, 'failing.json', failing);
-  assert.is((await cli(['f', 'save', 'greeter', 'failing.json'], { home })).code, 0);
+  assert.is((await cliInProcess(['f', 'save', 'greeter', 'failing.json'], { home })).code, 0);
   const failed = await cli(['f', 'run', 'greeter', '--json'], { home });
   assert.is(failed.json().status, 'error');
   const bad = failed.json().executionId;
@@ -130,29 +134,32 @@ test("cancel of an ended execution hints only a command that accepts it, and tha
 });
 
 test('docs and help: the home is the nearest .weir, create prints what the README says, "cloud" is a storage mount, deploy needs esbuild', async () => {
-  const help = await cli(['--help'], { home: tmpDir() });
+  // Found from a subdirectory: the nearest .weir above, not a new one here (made in this process, then looked up below).
+  const project = tmpDir();
+  assert.is((await cliInProcess(['f', 'create', 'here'], { cwd: project })).code, 0);
+  mkdirSync(join(project, 'sub'));
+  const home = tmpDir();
+  // Independent commands (each its own home or folder), run at once.
+  const [help, sync, created, listed, init] = await Promise.all([
+    cli(['--help'], { home: tmpDir() }),
+    cli(['f', 'sync', '--help'], { home: tmpDir() }),
+    cli(['workflows', 'create', 'orders', 'Order intake'], { home }),
+    cli(['f', 'list', '--json'], { cwd: join(project, 'sub') }),
+    cli(['interface', 'init', '--name', 'shop'], { cwd: project }),
+  ]);
   assert.match(help.stdout, /--home <dir> +home directory \(default: \$WEIR_HOME, else the nearest \.weir here or in a parent directory, else \.\/\.weir\)/);
-  const sync = await cli(['f', 'sync', '--help'], { home: tmpDir() });
   assert.match(sync.stdout, "this home's `cloud` storage mount, not a hosted service");
 
   // The README's quick start says what `create` prints; it prints that (with its own id).
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const said = /npx weir workflows create orders "Order intake" +# prints: (.*)$/m.exec(readme)?.[1];
   assert.ok(said, 'the README says what create prints');
-  const home = tmpDir();
-  const created = await cli(['workflows', 'create', 'orders', 'Order intake'], { home });
   const id = /wf_\w+/.exec(created.stdout)?.[0] ?? 'no id';
   assert.is(created.stdout.trim(), said.replace(/wf_\w+/, id));
   assert.match(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'else the nearest `.weir` directory');
 
-  // Found from a subdirectory: the nearest .weir above, not a new one here.
-  const project = tmpDir();
-  assert.is((await cli(['f', 'create', 'here'], { cwd: project })).code, 0);
-  mkdirSync(join(project, 'sub'));
-  const listed = await cli(['f', 'list', '--json'], { cwd: join(project, 'sub') });
   assert.equal(listed.json().map((w: { name: string }) => w.name), ['here']);
 
-  const init = await cli(['interface', 'init', '--name', 'shop'], { cwd: project });
   assert.is(init.code, 0, init.stderr);
   assert.match(init.stdout, 'both build with esbuild, an optional package: npm install esbuild');
   assert.match(readFileSync(join(ROOT, 'docs/interfaces.md'), 'utf8'), 'Needs the optional package `esbuild` (`npm install esbuild`');

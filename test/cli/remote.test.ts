@@ -61,29 +61,34 @@ test('weir --remote runs the workflows commands through a host, printing what th
 test('--remote: other commands are a usage error naming those that work; the token from --token-file; a missing or wrong token says how to get it', async () => {
   const h = await apiHost();
   try {
-    const other = await cli(['--remote', h.url, 'secrets', 'list']);
+    const dir = tmpDir('weir-remote-');
+    writeFileSync(join(dir, 'token'), `${h.token}\n`);
+    // Independent calls, run at once: each is a Node start-up of its own.
+    const [other, save, listed, none, wrong, down, tokenFileAlone] = await Promise.all([
+      cli(['--remote', h.url, 'secrets', 'list']),
+      cli(['--remote', h.url, 'workflows', 'save', 'hello', 'x.json']),
+      cli(['workflows', 'list', '--json', '--remote', h.url, '--token-file', 'token'], { cwd: dir }),
+      cli(['--remote', h.url, 'workflows', 'list'], { cwd: dir }),
+      cli(['--remote', h.url, 'workflows', 'list', '--json'], { cwd: dir, env: { WEIR_TOKEN: 'wrong' } }),
+      cli(['--remote', 'http://127.0.0.1:1', 'workflows', 'list'], { cwd: dir, env: { WEIR_TOKEN: 'x' } }),
+      cli(['--token-file', 'token', 'workflows', 'list'], { cwd: dir }),
+    ]);
     assert.is(other.code, 2);
     assert.match(other.stderr, 'error: --remote does not work with `weir secrets list`');
     assert.match(other.stderr, 'weir workflows list, weir workflows get, weir workflows status, weir workflows publish, weir workflows run, weir workflows executions, weir workflows execution, weir workflows cancel, weir workflows retry');
-    assert.is((await cli(['--remote', h.url, 'workflows', 'save', 'hello', 'x.json'])).code, 2);
+    assert.is(save.code, 2);
 
-    const dir = tmpDir('weir-remote-');
-    writeFileSync(join(dir, 'token'), `${h.token}\n`);
-    const listed = await cli(['workflows', 'list', '--json', '--remote', h.url, '--token-file', 'token'], { cwd: dir });
     assert.is(listed.code, 0, listed.stderr);
     assert.equal(listed.json().map((w: any) => w.name), ['failing', 'hello', 'hook']);
 
-    const none = await cli(['--remote', h.url, 'workflows', 'list'], { cwd: dir });
     assert.is(none.code, 1);
     assert.match(none.stderr, 'error: the management API needs the host access token');
     assert.match(none.stderr, 'hint: set WEIR_TOKEN');
-    const wrong = await cli(['--remote', h.url, 'workflows', 'list', '--json'], { cwd: dir, env: { WEIR_TOKEN: 'wrong' } });
     assert.is(wrong.code, 1);
     assert.is(JSON.parse(wrong.stderr).error.code, 'FORBIDDEN');
-    const down = await cli(['--remote', 'http://127.0.0.1:1', 'workflows', 'list'], { cwd: dir, env: { WEIR_TOKEN: 'x' } });
     assert.is(down.code, 1);
     assert.match(down.stderr, 'error: cannot reach http://127.0.0.1:1');
-    assert.is((await cli(['--token-file', 'token', 'workflows', 'list'], { cwd: dir })).code, 2);
+    assert.is(tokenFileAlone.code, 2);
   } finally {
     await h.close();
   }

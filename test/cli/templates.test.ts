@@ -3,49 +3,54 @@ import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cli, startServe, tmpDir, writeJson } from '../_utils.js';
+import { cli, cliInProcess, startServe, tmpDir, writeJson } from '../_utils.js';
 
 // `weir workflows templates` and `weir workflows create <name> --template <t>`: every template saves valid,
 // publishes and runs as its summary says.
 
 const TEMPLATES = ['webhook-to-respond', 'schedule-to-http', 'signed-github-webhook', 'form-to-table'];
 
-/** Creates a workflow from a template (published with `--publish`) and returns its id and webhook token. */
+/**
+ * Creates a workflow from a template (published with `--publish`) and returns its id and webhook token: through
+ * the CLI in this process, as the setup of a test of what the flow then does.
+ */
 async function fromTemplate(home: string, name: string, template: string, publish = true) {
-  const r = await cli(['f', 'create', name, '--template', template, ...(publish ? ['--publish'] : []), '--json'], { home });
+  const r = await cliInProcess(['f', 'create', name, '--template', template, ...(publish ? ['--publish'] : []), '--json'], { home });
   assert.is(r.code, 0, `${template}: ${r.stderr}`);
   assert.equal(r.json().status, publish ? 'synced' : 'draft');
-  return (await cli(['f', 'get', name, '--json'], { home })).json() as { id: string; webhookToken: string; config: any };
+  return (await cliInProcess(['f', 'get', name, '--json'], { home })).json() as { id: string; webhookToken: string; config: any };
 }
 
 test('templates lists each template with its trigger and a summary', async () => {
-  const list = (await cli(['f', 'templates', '--json'], { home: tmpDir() })).json();
+  const [listed, text] = await Promise.all([cli(['f', 'templates', '--json'], { home: tmpDir() }), cli(['f', 'templates'], { home: tmpDir() })]);
+  const list = listed.json();
   assert.equal(list.map((t: any) => t.name), TEMPLATES);
   assert.equal(list.map((t: any) => t.trigger), ['webhook_trigger', 'schedule_trigger', 'webhook_trigger', 'webhook_trigger']);
   assert.ok(list.every((t: any) => t.summary.length > 20));
-  const text = await cli(['f', 'templates'], { home: tmpDir() });
   assert.match(text.stdout, /^NAME +TRIGGER +SUMMARY\nwebhook-to-respond +webhook_trigger +a webhook/);
 });
 
 test('every template creates a draft that saves again as it is, with what to do next', async () => {
-  const home = tmpDir();
-  for (const template of TEMPLATES) {
-    const r = await cli(['f', 'create', `t-${template}`, '--template', template], { home });
-    assert.is(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^created workflow wf_\\w+ \\(t-${template}, draft\\) from template ${template}\\nnext:\\n  weir `));
-    const { config } = (await cli(['f', 'get', `t-${template}`, '--json'], { home })).json();
-    const saved = await cli(['f', 'save', `t-${template}`, writeJson(home, `${template}.json`, config)], { home });
-    assert.is(saved.code, 0, `${template}: ${saved.stderr}`);
-  }
+  // A home per template, all at once: create and save are the `weir` processes tested, the get between is read here.
+  await Promise.all(
+    TEMPLATES.map(async (template) => {
+      const home = tmpDir();
+      const r = await cli(['f', 'create', `t-${template}`, '--template', template], { home });
+      assert.is(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^created workflow wf_\\w+ \\(t-${template}, draft\\) from template ${template}\\nnext:\\n  weir `));
+      const { config } = (await cliInProcess(['f', 'get', `t-${template}`, '--json'], { home })).json();
+      const saved = await cli(['f', 'save', `t-${template}`, writeJson(home, `${template}.json`, config)], { home });
+      assert.is(saved.code, 0, `${template}: ${saved.stderr}`);
+    }),
+  );
 });
 
 test('an unknown template fails (exit 1) naming the closest and listing all, and creates nothing', async () => {
   const home = tmpDir();
-  const r = await cli(['f', 'create', 'x', '--template', 'form-to-tabel'], { home });
+  const [r, part] = await Promise.all([cli(['f', 'create', 'x', '--template', 'form-to-tabel'], { home }), cli(['f', 'create', 'x', '--template', 'webhook'], { home })]);
   assert.is(r.code, 1);
   assert.match(r.stderr, 'error: unknown template "form-to-tabel"; did you mean "form-to-table"?');
   assert.match(r.stderr, `hint: templates: ${TEMPLATES.join(', ')}`);
-  const part = await cli(['f', 'create', 'x', '--template', 'webhook'], { home });
   assert.match(part.stderr, 'did you mean "webhook-to-respond" or "signed-github-webhook"?');
   assert.equal((await cli(['f', 'list', '--json'], { home })).json(), []);
 });
@@ -65,8 +70,8 @@ test('schedule-to-http with its URL pointed at a server calls it when run', asyn
     const home = tmpDir();
     const { config } = await fromTemplate(home, 'pinger', 'schedule-to-http', false);
     config.nodes.find((n: any) => n.id === 'http_request-1').config.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ping`;
-    assert.is((await cli(['f', 'save', 'pinger', writeJson(home, 'pinger.json', config)], { home })).code, 0);
-    assert.is((await cli(['f', 'publish', 'pinger'], { home })).code, 0);
+    assert.is((await cliInProcess(['f', 'save', 'pinger', writeJson(home, 'pinger.json', config)], { home })).code, 0);
+    assert.is((await cliInProcess(['f', 'publish', 'pinger'], { home })).code, 0);
     const r = await cli(['f', 'run', 'pinger', '--published', '--json'], { home });
     assert.is(r.code, 0, r.stderr);
     assert.equal(r.json().result.status, 200);
@@ -84,8 +89,8 @@ test('the webhook templates answer real requests through weir serve', async () =
   const greeter = await fromTemplate(home, 'greeter', 'webhook-to-respond');
   const github = await fromTemplate(home, 'github', 'signed-github-webhook');
   const form = await fromTemplate(home, 'contact', 'form-to-table');
-  assert.is((await cli(['secrets', 'set', 'GITHUB_WEBHOOK_SECRET', secret], { home })).code, 0);
-  assert.is((await cli(['data', 'tables', 'init', 'user.submissions'], { home })).code, 0);
+  assert.is((await cliInProcess(['secrets', 'set', 'GITHUB_WEBHOOK_SECRET', secret], { home })).code, 0);
+  assert.is((await cliInProcess(['data', 'tables', 'init', 'user.submissions'], { home })).code, 0);
   const s = await startServe(home);
   try {
     const post = (token: string, body: string, headers: Record<string, string>) => fetch(`${s.url}/trigger/${token}`, { method: 'POST', headers, body });

@@ -198,4 +198,30 @@ test('an edge whose id or handle is an object without a prototype is refused wit
   assert.match(problems[3].message, /: a trigger node cannot be the target of an edge$/);
 });
 
+test('settings: unknown keys, bad limits, durations and keys are save problems (exit 1); valid settings save and diff', async () => {
+  const home = tmpDir();
+  assert.is((await cli(['f', 'create', 'guarded'], { home })).code, 0);
+  const flow = (settings: unknown) => ({
+    nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', config: {} }],
+    edges: [],
+    settings,
+  });
+  const bad = await cli(['f', 'save', 'guarded', writeJson(home, 'bad.json', flow({ concurency: { limit: 2 }, rateLimit: { limit: 0, period: '1 sec' } })), '--json'], { home });
+  assert.is(bad.code, 1);
+  const { error } = JSON.parse(bad.stderr);
+  assert.equal(error.details, [
+    { path: 'settings.concurency', message: 'settings.concurency: unknown key "concurency"; did you mean "concurrency"?' },
+    { path: 'settings.rateLimit.limit', message: 'settings.rateLimit.limit: must be 1 or more, got 0' },
+    { path: 'settings.rateLimit.period', message: 'settings.rateLimit.period: "1 sec" is not a duration (500ms, 30s, 5m, 2h, 7d)' },
+  ]);
+  const unkeyed = await cli(['f', 'save', 'guarded', writeJson(home, 'key.json', flow({ debounce: { period: '5s', maxWait: '1s', key: '$input.tenant' } }))], { home });
+  assert.is(unkeyed.code, 1);
+  assert.match(unkeyed.stderr, 'settings.debounce.key must be a {{ }} expression over $input');
+  assert.match(unkeyed.stderr, 'settings.debounce.maxWait (1s) must be at least its period (5s)');
+  const good = await cli(['f', 'save', 'guarded', writeJson(home, 'good.json', flow({ concurrency: { limit: 2, key: '{{ $input.tenant }}' }, errorFlow: 'alerts' }))], { home });
+  assert.is(good.code, 0, good.stderr);
+  const diff = await cli(['f', 'diff', 'guarded'], { home });
+  assert.match(diff.stdout, '+ setting concurrency = {"limit":2,"key":"{{ $input.tenant }}"}');
+});
+
 test.run();

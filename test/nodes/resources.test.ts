@@ -78,7 +78,7 @@ test('save refuses bad resource node configs: spliced SQL, literal traversal key
 test('node run functions work on a library instance without a CLI', async () => {
   const weir = await createWeir({});
   const byType = new Map(builtinNodes.map((n) => [n.type, n]));
-  const ctx = (type: string, config: Record<string, unknown>) => ({ config, input: {}, node: { id: `${type}-1`, type }, env: {}, log: () => {}, signal: new AbortController().signal, onCancel: () => () => {}, services: weir, execution: {} as never });
+  const ctx = (type: string, config: Record<string, unknown>) => ({ config, input: {}, node: { id: `${type}-1`, type }, env: {}, log: () => {}, signal: new AbortController().signal, onCancel: () => () => {}, services: weir, execution: {} as never, progress: undefined, saveProgress: async () => {} });
   await weir.kv.init('ns');
   await byType.get('kv_set')!.run!(ctx('kv_set', { namespace: 'ns', key: 'k', value: 5 }));
   assert.is(await byType.get('kv_get')!.run!(ctx('kv_get', { namespace: 'ns', key: 'k' })), '5');
@@ -108,7 +108,7 @@ test('a custom node sees the narrow node services, not the instance: it may use 
   const config = { nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', config: {} }, { id: 'services_probe-1', type: 'services_probe', config: {} }], edges: [{ source: 'manual_trigger-1', target: 'services_probe-1' }], variables: {}, metadata: {} };
   const r = await weir.executor.run({ workflow: { id: 'wf_probe', name: 'probe', config }, input: {}, trigger: 'manual' });
   assert.is(r.status, 'success', JSON.stringify(r.error));
-  assert.equal(r.result, { keys: ['knowledge', 'kv', 'network', 'objects', 'run', 'sandbox', 'tables'], close: 'undefined' });
+  assert.equal(r.result, { keys: ['awaitExecution', 'expressions', 'knowledge', 'kv', 'network', 'objects', 'run', 'sandbox', 'tables'], close: 'undefined' });
   assert.is(await weir.kv.getValue('ns', 'from-node'), 'yes');
   await weir.close();
 });

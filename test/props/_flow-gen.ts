@@ -44,6 +44,13 @@ const CONSTRAINED: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
   manual_trigger: { inputParams },
   interface_event_trigger: { inputParams },
   code: { code: fc.constantFrom('return 1', 'return { seen: $input }', 'const n = 2;\nreturn n * 3') },
+  switch: {
+    // Each case a handle of its own, the default another.
+    cases: fc.uniqueArray(fc.constantFrom('a', 'b', 'order', 'refund'), { minLength: 1, maxLength: 4 }).chain((handles) =>
+      fc.tuple(...handles.map((handle) => fc.constantFrom("{{ $input.type == 'order' }}", '{{ $input.amount > 100 }}', true, false).map((when) => ({ when, handle })))),
+    ),
+    default: fc.constantFrom('other', 'rest'),
+  },
   condition: { rules: fc.constantFrom({ '==': [{ var: 'input.a' }, 1] }, { '>': [{ var: 'input.amount' }, 100] }, true, { and: [{ var: 'input.x' }, { '!': { var: 'input.y' } }] }) },
   respond: { status: fc.integer({ min: 100, max: 599 }) },
   http_request: { url: fc.constantFrom('https://api.example.com/x', 'http://127.0.0.1:9/y?q=1', '{{ $input.url }}'), method: fc.constantFrom('GET', 'post', 'DELETE', 'options'), secretHeaders: fc.array(fc.constantFrom('x-api-key', 'x-token'), { maxLength: 2 }) },
@@ -65,6 +72,14 @@ const WHOLE: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     fc.record({ for: fc.constantFrom('500ms', '30s', '5m', '2h', '7d') }),
     fc.record({ until: fc.constantFrom('2026-12-01T09:00:00Z', '{{ $input.when }}') }),
     fc.record({ webhook: fc.constant(true), timeout: fc.constantFrom('30s', '2d') }, { requiredKeys: ['webhook'] }),
+  ),
+  // A map, or a sub-flow with its options (those go with `flow` only).
+  foreach: fc.oneof(
+    fc.record({ items: fc.constantFrom('{{ $input.orders }}', '{{ $input.items }}'), map: fc.constantFrom({ id: '{{ $item.id }}' }, '{{ $index }}'), maxItems: fc.integer({ min: 1, max: 100_000 }) }, { requiredKeys: ['items', 'map'] }),
+    fc.record(
+      { items: fc.constantFrom('{{ $input.orders }}'), flow: fc.constantFrom('check-stock', 'wf_abc'), parallelism: fc.integer({ min: 1, max: 256 }), onItemError: fc.constantFrom('stop', 'continue'), batchSize: fc.integer({ min: 1, max: 100 }) },
+      { requiredKeys: ['items', 'flow'] },
+    ),
   ),
   schedule_trigger: fc.oneof(
     fc.record({ scheduleType: fc.constant('interval'), intervalValue: fc.integer({ min: 1, max: 100 }), intervalUnit: fc.constantFrom('minutes', 'hours', 'days') }),

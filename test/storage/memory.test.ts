@@ -88,4 +88,24 @@ test('a key and keys below it live side by side; removing the last key under a b
   assert.is(await cloud.getItem('a'), null, 'dispose drops the values');
 });
 
+test('writes and removals stay in the listings around emptied folders and cleared bases', async () => {
+  const { cloud } = await openStorage({});
+  for (const key of ['p:x', 'p:q:y', 'r:z', 'r:w']) await cloud.setItem(key, 1);
+  // `p` loses its last key while `p:q` holds one; then `p:q` empties and both folders go.
+  await cloud.removeItem('p:x');
+  assert.equal(await cloud.getKeys('p'), ['p:q:y']);
+  await cloud.removeItem('p:q:y');
+  assert.equal(await cloud.getKeys('p'), []);
+  await cloud.setItem('p:x', 2);
+  await cloud.setItem('p:q:y', 2);
+  assert.equal(sorted(await cloud.getKeys('p')), sorted(['p:x', 'p:q:y']));
+  // Clearing one base leaves the keys of another written, removed and listed as before.
+  await cloud.clear('p');
+  await cloud.removeItem('r:z');
+  await cloud.setItem('r:v', 3);
+  assert.equal(sorted(await cloud.getKeys()), sorted(['r:w', 'r:v']));
+  await cloud.setItem('p:q:y', 4);
+  assert.equal(await cloud.getKeys('p'), ['p:q:y']);
+});
+
 test.run();

@@ -29,6 +29,8 @@ export function openEventStream(req: HostRequest): EventStream {
   const stream = new PassThrough();
   const closers: Array<() => void> = [];
   let closed = false;
+  // Set below; a client gone already (its signal aborted) closes the stream before onAbort answers.
+  let forget = () => {};
   const close = () => {
     if (closed) return;
     closed = true;
@@ -39,10 +41,10 @@ export function openEventStream(req: HostRequest): EventStream {
   };
   const heartbeat = setInterval(() => stream.write(': ping\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
-  const forget = req.signal ? onAbort(req.signal, close) : () => {};
+  if (req.signal) forget = onAbort(req.signal, close);
   stream.once('close', close);
   // A first comment sends the headers at once: the client knows the stream is open before any event.
-  stream.write(': open\n\n');
+  if (!closed) stream.write(': open\n\n');
   return {
     response: {
       status: 200,

@@ -1,4 +1,4 @@
-import { publicBase } from '../../host/serve-info.js';
+import { requestBase } from '../../host/serve-info.js';
 import type { ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
 import { ref } from '../schemas.js';
@@ -25,7 +25,7 @@ export const captureRoutes = (deps: ApiDeps): ApiRoute[] => {
       async handle({ params, req }) {
         const { flow } = await findFlow(workflows, params.id);
         const status = await capture.listen(flow.id);
-        const base = req.publicUrl ?? publicBase(deps.home, deps.config.publicUrl);
+        const base = requestBase(req, deps.home, deps.config.publicUrl);
         return { ...status, url: `${base}/trigger/${flow.webhookToken}` };
       },
     },

@@ -1,6 +1,7 @@
 import { workflowToRun } from '../../flow/run.js';
-import type { ApiRoute } from '../define.js';
+import { RawAnswer, type ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
+import { cutLargeValues, PREVIEW_CHARS, valueDownload } from '../execution-values.js';
 import { components, ref } from '../schemas.js';
 import { executionRef } from './shared.js';
 
@@ -19,7 +20,7 @@ async function workflowIdOf(workflows: ApiDeps['workflows'], ref: string): Promi
 }
 
 /** `/executions`: the paged list, one execution, and its control (cancel, retry, rerun). */
-export const executionRoutes = ({ executions, workflows, executor }: ApiDeps): ApiRoute[] => [
+export const executionRoutes = ({ executions, workflows, runtime }: ApiDeps): ApiRoute[] => [
   {
     method: 'GET',
     path: '/executions',
@@ -33,6 +34,7 @@ export const executionRoutes = ({ executions, workflows, executor }: ApiDeps): A
         status: { ...components.ExecutionStatus, description: 'only executions of this status' },
         limit: { type: 'integer', minimum: 1, maximum: 500, description: 'page size (default 20)' },
         cursor: { type: 'string', description: 'the `nextCursor` of the page before' },
+        maxValueBytes: { type: 'integer', minimum: 0, description: 'cut values larger than this, as `GET /executions/{id}` does (a list that shows no values passes a small one)' },
       },
     },
     response: { status: 200, description: 'one page', schema: ref('ExecutionPage') },
@@ -41,7 +43,7 @@ export const executionRoutes = ({ executions, workflows, executor }: ApiDeps): A
       const page = await executions.page({ workflowId: workflow?.id, status: query.status as never, limit: query.limit as number | undefined, cursor: query.cursor as string | undefined });
       // Neither a workflow nor the id of a deleted one with executions: the lookup's NOT_FOUND, naming the nearest workflows.
       if (workflow && !workflow.known && !page.items.length && !query.cursor) throw workflow.unknown;
-      return page;
+      return query.maxValueBytes === undefined ? page : { ...page, items: page.items.map((r) => cutLargeValues(r, query.maxValueBytes as number)) };
     },
   },
   {
@@ -50,9 +52,28 @@ export const executionRoutes = ({ executions, workflows, executor }: ApiDeps): A
     operationId: 'getExecution',
     tag: 'executions',
     summary: "One execution with each node's output record (`weir workflows execution --json`)",
+    description: `With \`maxValueBytes\`, each node's \`data\` and the execution's \`input\` and \`result\` whose JSON is larger than that many bytes is answered as a CutValue (\`{"$cut": true, bytes, preview}\`, the preview being the first ${PREVIEW_CHARS} characters of the JSON); \`GET /executions/{id}/nodes/{nodeId}/data\` answers one whole.`,
     params: id,
+    query: {
+      type: 'object',
+      properties: { maxValueBytes: { type: 'integer', minimum: 0, description: 'cut values whose JSON is larger than this many bytes (the Studio passes 65536)' } },
+    },
     response: record,
-    handle: ({ params }) => executions.get(params.id),
+    async handle({ params, query }) {
+      const found = await executions.get(params.id);
+      return query.maxValueBytes === undefined ? found : cutLargeValues(found, query.maxValueBytes as number);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/executions/:id/nodes/:nodeId/data',
+    operationId: 'getExecutionNodeData',
+    tag: 'executions',
+    summary: "One node's whole output data as a JSON download (`$input`, `$result`: the execution's input, result), secrets masked as in the record",
+    description: 'Answers with `Content-Disposition: attachment; filename="<execution id>-<node id>.json"`; 404 NOT_FOUND for a node the execution has no record of (naming the nearest).',
+    params: { ...id, nodeId: { type: 'string', description: 'A node id of the execution (`http_request-1`), or `$input` / `$result`.' } },
+    response: { status: 200, description: "the node's data, as JSON", schema: {} },
+    handle: async ({ params }) => new RawAnswer(valueDownload(await executions.get(params.id), params.nodeId)),
   },
   {
     method: 'POST',
@@ -96,7 +117,7 @@ export const executionRoutes = ({ executions, workflows, executor }: ApiDeps): A
       if (!('input' in body)) return executions.rerun(params.id, { draft });
       const old = await executions.get(params.id);
       const workflow = await workflowToRun(workflows, old.workflowId, !draft);
-      return executor.run({ workflow, input: body.input, trigger: old.trigger, rerunOf: old.id });
+      return runtime.run({ workflow, input: body.input, trigger: old.trigger, rerunOf: old.id });
     },
   },
 ];

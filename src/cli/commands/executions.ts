@@ -43,9 +43,9 @@ export function runResult(ctx: CommandContext, r: ExecutionRecord): CommandResul
   if (r.status === 'waiting') {
     return { data: { executionId: r.id, status: r.status }, text: `execution ${r.id} is waiting: a running \`weir serve\` on this home continues it (see \`weir workflows execution ${r.id}\`)` };
   }
-  if (ctx.json) return { data: { executionId: r.id, status: r.status, error: r.error }, exitCode: 1 };
+  if (ctx.json) return { data: { executionId: r.id, status: r.status, error: r.error, ...(r.errorFlow ? { errorFlow: r.errorFlow } : {}) }, exitCode: 1 };
   throw new WeirError('EXECUTION_FAILED', `execution ${r.id} ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error?.node ? ` at ${r.error.node}` : ''}: ${r.error?.message ?? r.status}`, {
-    hints: [`run \`weir workflows execution ${r.id}\` to see each node's output`],
+    hints: [`run \`weir workflows execution ${r.id}\` to see each node's output`, ...(r.errorFlow ? [`error flow ${errorFlowLine(r.errorFlow)}`] : [])],
   });
 }
 
@@ -85,7 +85,13 @@ const summary = (r: ExecutionRecord) => ({
   startedAt: r.startedAt,
   finishedAt: r.finishedAt,
   error: r.error ?? null,
+  ...(r.queuedFor ? { queuedFor: r.queuedFor } : {}),
+  ...(r.debouncedInto ? { debouncedInto: r.debouncedInto } : {}),
 });
+
+/** A status as the text tables print it: a queued execution says what it waits for. */
+const statusText = ({ status, queuedFor, debouncedInto }: Pick<ExecutionRecord, 'status' | 'queuedFor' | 'debouncedInto'>) =>
+  debouncedInto ? `debounced into ${debouncedInto}` : queuedFor && status === 'queued' ? `queued (${queuedFor.rule}${queuedFor.key === null ? '' : ` ${JSON.stringify(queuedFor.key)}`})` : status;
 
 /**
  * How a new execution (retry, rerun) ended: its result, or a failure (exit 1) naming it; `--json` prints the
@@ -142,7 +148,7 @@ const controlCommands: CommandSpec[] = [
 export const executionCommands: CommandSpec[] = [
   {
     name: 'run',
-    summary: 'run a workflow (local draft, or --published) with an input and print its result',
+    summary: "run a workflow (local draft, or --published) with an input and print its result; never debounced, it waits queued under the flow's concurrency and rate limit of the process running it (this command's, or the host's with --remote)",
     args: id,
     flags: {
       input: { type: 'string', summary: 'the input as JSON (default {}); for a webhook flow, the request body', placeholder: 'json' },
@@ -156,7 +162,7 @@ export const executionCommands: CommandSpec[] = [
       const weir = await ctx.weir();
       const workflow = await workflowToRun(weir.workflows, ctx.args['workflow-id']!, !!ctx.flags.published);
       const trigger = workflow.config.nodes.find((n) => weir.nodes.get(n.type)?.trigger)?.type;
-      return runResult(ctx, await weir.executor.run({ workflow, input: await runInput(ctx, trigger), trigger: 'manual' }));
+      return runResult(ctx, await weir.runtime.run({ workflow, input: await runInput(ctx, trigger), trigger: 'manual' }));
     },
   },
   {
@@ -165,7 +171,7 @@ export const executionCommands: CommandSpec[] = [
     args: id,
     flags: {
       limit: { type: 'number', summary: 'how many (default 20)', placeholder: 'n' },
-      status: { type: 'string', summary: 'only those of this status (queued, running, waiting, success, error, cancelled)', placeholder: 'status' },
+      status: { type: 'string', summary: 'only those of this status (queued, running, waiting, success, error, cancelled, debounced)', placeholder: 'status' },
       cursor: { type: 'string', summary: 'the page after the one that printed this cursor', placeholder: 'cursor' },
     },
     async run(ctx) {
@@ -194,7 +200,7 @@ export function executionsLimit(ctx: CommandContext): number {
 /** What `workflows executions` prints of the executions listed. */
 export function executionsResult(ctx: CommandContext, ref: string, page: ExecutionPage): CommandResult {
   const list = page.items.map(summary);
-  const rows = list.map((r) => ({ ...r, error: r.error ? clip(r.error.message) : null }));
+  const rows = list.map((r) => ({ ...r, status: statusText(r), error: r.error ? clip(r.error.message) : null }));
   // `--json` prints the list alone (its documented shape); the next page's cursor goes to stderr then.
   const same = `${ctx.flags.status ? ` --status ${ctx.flags.status}` : ''}${ctx.flags.limit ? ` --limit ${ctx.flags.limit}` : ''}`;
   const more = page.nextCursor ? `next page: weir workflows executions ${ref}${same} --cursor ${page.nextCursor}` : '';
@@ -202,9 +208,20 @@ export function executionsResult(ctx: CommandContext, ref: string, page: Executi
   return { data: list, text: `${table(rows, ['id', 'status', 'trigger', 'startedAt', 'finishedAt', 'error'])}${more ? `\n\n${more}` : ''}` };
 }
 
+/** The execution that started this one, those it started and its error flow's, as `workflows execution` prints them. */
+const family = (r: ExecutionRecord): Record<string, string> => ({
+  ...(r.parentExecutionId ? { parent: `${r.parentExecutionId} (${r.parentNodeId})` } : {}),
+  ...(r.children?.length ? { children: r.children.map((c) => `${c.executionId} (${c.nodeId})`).join(', ') } : {}),
+  ...(r.errorFlow ? { errorFlow: errorFlowLine(r.errorFlow) } : {}),
+});
+
+/** `alerts: exec_…`, or `alerts did not run: <why>`. */
+const errorFlowLine = (e: NonNullable<ExecutionRecord['errorFlow']>) => (e.executionId ? `${e.flow}: ${e.executionId}` : `${e.flow} did not run: ${e.problem}`);
+
 /** What `workflows execution` prints of one execution. */
 export function executionResult(r: ExecutionRecord): CommandResult {
-  const head = record({ ...summary(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
+  const { queuedFor: _q, ...shown } = summary(r);
+  const head = record({ ...shown, status: statusText(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), ...family(r), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
   const nodes = Object.entries(r.nodes).map(([node, n]) => ({
     node,
     status: n.status,

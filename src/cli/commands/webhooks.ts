@@ -1,5 +1,4 @@
 import type { CaptureStatus, CapturedRequest } from '../../triggers/webhook/capture.js';
-import { notLive, triggerType } from '../../triggers/webhook/not-live.js';
 import type { CommandContext, CommandSpec } from '../types.js';
 
 const id = [{ name: 'workflow-id', required: true }];
@@ -53,26 +52,15 @@ export const webhookCommands: CommandSpec[] = [
     summary: 'print the webhook URL and the status flags (Format Confirmed, Webhook Trigger Enabled)',
     args: id,
     async run(ctx) {
-      const { weir, flow, local, published } = await flowOf(ctx);
-      const url = await webhookUrl(ctx, flow.webhookToken);
-      const format = await weir.capture.format(flow.id);
-      const publishedTrigger = published ? triggerType(weir.nodes, published.config) : null;
-      const enabled = !!published?.config.nodes.some((n) => n.type === 'webhook_trigger');
-      // Until then the URL answers 404 (capture sessions aside): say why and what makes it live.
-      const why = enabled ? null : notLive({ id: flow.id, name: flow.name, publishedTrigger, draftTrigger: local ? triggerType(weir.nodes, local.config) : undefined });
-      const data = {
-        id: flow.id,
-        name: flow.name,
-        url,
-        formatConfirmed: !!format,
-        webhookTriggerEnabled: enabled,
-        variables: format?.variables ?? [],
-        publishedTrigger,
-        notLive: why && `${why.reason}; ${why.next}`,
-      };
-      const vars = format?.variables.length ? `\nVariables: ${format.variables.join(', ')}` : '';
-      const warning = why ? `\nnot live yet: ${why.reason}; ${why.next}` : '';
-      return { data, text: `${url}\nFormat Confirmed: ${yesNo(!!format)}\nWebhook Trigger Enabled: ${yesNo(enabled)}${vars}${warning}` };
+      const found = await flowOf(ctx);
+      const { publicBase } = await import('../../host/serve-info.js');
+      const { webhookUrlInfo } = await import('../../triggers/webhook/url-info.js');
+      // The token is in the URL already: the printed data stays as it was.
+      const { token: _token, ...data } = await webhookUrlInfo(found.weir, found, publicBase(ctx.home, ctx.config().publicUrl));
+      const { url, formatConfirmed, webhookTriggerEnabled: enabled, variables, notLive: why } = data;
+      const vars = variables.length ? `\nVariables: ${variables.join(', ')}` : '';
+      const warning = why ? `\nnot live yet: ${why}` : '';
+      return { data, text: `${url}\nFormat Confirmed: ${yesNo(formatConfirmed)}\nWebhook Trigger Enabled: ${yesNo(enabled)}${vars}${warning}` };
     },
   },
   {

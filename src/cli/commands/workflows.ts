@@ -14,13 +14,15 @@ const shellWord = (name: string) => (/^[\w.-]+$/.test(name) ? name : `'${name.re
 /** What `workflows list` prints. */
 export const listResult = (list: WorkflowSummary[]): CommandResult => ({ data: list, columns: ['id', 'name', 'status', 'trigger', 'publishedVersion', 'updatedAt'] });
 
-/** What `workflows get` prints: the summary, the accepted webhook format, the draft config. */
+/** What `workflows get` prints: the summary, the accepted webhook format, the flows it is the error flow of, the draft config. */
 export function getResult(wf: WorkflowDetails & { webhookFormat: Pick<WebhookFormat, 'schema' | 'variables' | 'confirmedAt'> | null }): CommandResult {
-  const { config, published, webhookFormat: format, ...summary } = wf;
+  const { config, published, webhookFormat: format, errorFlowFor, ...summary } = wf;
   const formatText = format
     ? `webhookFormat: confirmed ${format.confirmedAt}, ${variableLines(format.variables)}`
     : 'webhookFormat: not confirmed (`weir workflows webhook-listen` captures one)';
-  return { data: wf, text: `${record(summary)}\n${formatText}\nconfig:\n${JSON.stringify(config, null, 2)}` };
+  const users = errorFlowFor.map((u) => `${u.name} (${u.id}${u.published ? '' : ', draft only'})`);
+  const errorFlowText = users.length ? `\nerror flow of: ${users.join(', ')}` : '';
+  return { data: wf, text: `${record(summary)}\n${formatText}${errorFlowText}\nconfig:\n${JSON.stringify(config, null, 2)}` };
 }
 
 /** What `workflows status` prints. */

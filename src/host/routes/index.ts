@@ -16,13 +16,14 @@ import { metricsRoutes } from './metrics.js';
 import type { Metrics } from '../../observe/metrics.js';
 import type { Waits } from '../../types/waits.js';
 import { managementRoutes, type ApiDeps, type Authorize } from '../../api/index.js';
+import { studioRoutes } from '../../studio/serve.js';
 
 /** What the routes use of a weir instance. */
 export interface RouteDeps extends Omit<ApiDeps, 'interfaces'> {
   config: WeirConfig;
   bus: WeirBus;
-  runtime: Pick<Runtime, 'webhooks' | 'events' | 'limiter' | 'dispatcher' | 'status'>;
-  interfaces: Parameters<typeof interfaceRoutes>[0];
+  runtime: ApiDeps['runtime'] & Pick<Runtime, 'webhooks' | 'events' | 'limiter' | 'dispatcher' | 'status'>;
+  interfaces: Parameters<typeof interfaceRoutes>[0] & ApiDeps['interfaces'];
   knowledge: Pick<Knowledge, 'byToken' | 'open'>;
   voiceAgents: Pick<VoiceAgents, 'secrets' | 'telephonyFlows' | 'inboundMapping'>;
   waits: Pick<Waits, 'resume'>;
@@ -54,12 +55,14 @@ const coreGroups = {
   metrics: (d: RouteDeps) => (d.metrics ? metricsRoutes(d.metrics, d.interfaces, d.config.metrics?.public === true) : []),
   /** `/api/v1/*` (the management API and its OpenAPI document) */
   management: (d: RouteDeps, access: RouteAccess) => managementRoutes(d, { token: () => d.interfaces.accessToken(), authorize: access.authorize }),
+  /** `GET /studio/*` (the Studio page, behind the management API's access) */
+  studio: (d: RouteDeps, access: RouteAccess) => studioRoutes({ token: () => d.interfaces.accessToken(), authorize: access.authorize }),
 } satisfies Record<string, (deps: RouteDeps, access: RouteAccess) => Route[]>;
 
 /** The groups of the given triggers' routes, in registry order, each once. */
 const groupsOf = (triggers: readonly TriggerDefinition[]) => [...new Set(triggers.flatMap((t) => Object.keys(t.routes ?? {})))];
 
-/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, `metrics`, `management`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
+/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, `metrics`, `management`, `studio`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
 export type RouteGroup = string;
 
 /** Every route group of the built-in triggers and the host, in match order. */

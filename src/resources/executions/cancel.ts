@@ -10,7 +10,7 @@ import { runAgainHint } from './again.js';
 /** How long a cancel waits for the process running an execution to stop it. */
 export const CANCEL_WAIT_MS = 10_000;
 const POLL_MS = 100;
-const FINISHED = new Set(['success', 'error', 'cancelled']);
+const FINISHED = new Set(['success', 'error', 'cancelled', 'debounced']);
 const CANCELLED = { code: 'CANCELLED', message: 'execution cancelled' } as const;
 
 /** What a cancel reaches: the stored records, this process's runs, other processes, the execution queue. */
@@ -41,7 +41,8 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
   /** Stores the final `cancelled` record of an execution no process runs, and forgets its open entry. */
   async function finish(record: ExecutionRecord, message: string = CANCELLED.message): Promise<ExecutionRecord> {
     // The real data sealed with the open record goes on with the final one, for a retry.
-    const final = withSealed(await deps.mask({ ...record, status: 'cancelled', error: { code: CANCELLED.code, message }, finishedAt: new Date().toISOString() }), sealedOf(record));
+    const { queuedFor: _queuedFor, ...rest } = record;
+    const final = withSealed(await deps.mask({ ...rest, status: 'cancelled', error: { code: CANCELLED.code, message }, finishedAt: new Date().toISOString() }), sealedOf(record));
     await executions.save(final);
     await executions.open.remove(record.id);
     return final;
@@ -85,7 +86,9 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
     }
   }
 
-  return async function cancel(id) {
+  return cancel;
+
+  async function cancel(id: string): Promise<ExecutionRecord> {
     const here = deps.cancelHere(id);
     if (here) return here;
     let record: ExecutionRecord;
@@ -103,7 +106,24 @@ export function createCancel(deps: CancelDeps): (id: string) => Promise<Executio
       });
     }
     const entry = await executions.open.get(id);
-    if (entry && (entry.record.status === 'waiting' || ownerIsGone(entry.owner))) return finish(entry.record);
+    // A waiting or queued execution is in no process (a queued one's holder, or its debounced burst, skips it
+    // when its turn comes), nor is one whose process died.
+    if (entry && (entry.record.status === 'waiting' || entry.record.status === 'queued' || ownerIsGone(entry.owner))) {
+      const queued = entry.record.status === 'queued';
+      // A job parked by its flow's rules on the queue is taken back at once (its place in line goes to the
+      // next, its caller is answered); one a worker holds right now skips itself when it comes to run.
+      const taken = queued && entry.by === 'queue' && deps.queue ? await deps.queue.cancel(id, () => finish(entry.record, 'execution cancelled before it started')) : null;
+      if (taken && taken !== 'started') return taken;
+      const final = await finish(entry.record, queued ? 'execution cancelled before it started' : undefined);
+      await cancelAwaited(entry.record);
+      return final;
+    }
     return cancelElsewhere(id);
-  };
+  }
+
+  /** A waiting foreach's children that wait too are its own: they are cancelled with it (one that ended meanwhile is left). */
+  async function cancelAwaited(record: ExecutionRecord): Promise<void> {
+    const awaited = Object.values(record.nodes).flatMap((node) => (node.status === 'waiting' && node.wait?.kind === 'children' ? node.wait.executionIds : []));
+    await Promise.all(awaited.map((child) => cancel(child).catch(() => {})));
+  }
 }

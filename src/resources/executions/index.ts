@@ -13,9 +13,10 @@ import { createSealing } from './sealed.js';
 import type { MasterKeySource } from '../secrets/crypto.js';
 import { createOpenExecutions } from './open.js';
 import { createExecutionConfigs } from './configs.js';
-import { createBatchSummary, createReverseClock, mayHold, parseBatch, type Batch } from './batch-keys.js';
+import { createBatchSummary, createReverseClock, mayHold, parseBatch, tallied, type Batch } from './batch-keys.js';
 import type { ExecutionPage, ExecutionPageOptions, Executions, LinkedRecords } from '../../types/executions.js';
 import { cursorOf, cursorPosition, MAX_PAGE } from './cursor.js';
+import { createBatchListing } from './listing-cache.js';
 import { doomedBatches, RETENTION_DEFAULTS } from './retention.js';
 
 export type { Executions, LinkedRecords } from '../../types/executions.js';
@@ -53,8 +54,8 @@ const SLICE = 64;
  * come from another host (a queued execution) whose clock runs a little ahead of the one that ran it.
  */
 const CLOCK_SLACK_MS = 60_000;
-const FINISHED = new Set(['success', 'error', 'cancelled']);
-const STATUSES: ReadonlySet<string> = new Set<ExecutionStatus>(['queued', 'running', 'waiting', 'success', 'error', 'cancelled']);
+const FINISHED = new Set(['success', 'error', 'cancelled', 'debounced']);
+const STATUSES: ReadonlySet<string> = new Set<ExecutionStatus>(['queued', 'running', 'waiting', 'success', 'error', 'cancelled', 'debounced']);
 const enc = encodeURIComponent;
 /** How long a finished record may wait for the records of other runs still going, to share a batch (a file). */
 const LINGER_MS = 10;
@@ -112,6 +113,8 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
   // Where weir's fs driver keeps the batches: listed there directly (see `keysOnDisk`).
   const cloudDir = storage.dir('cloud');
   const runsDir = cloudDir === undefined ? undefined : join(cloudDir, 'executions', 'runs');
+  // One workflow's batches for `activity`, kept while its folder is unchanged (the overview asks for every workflow's).
+  const listing = runsDir === undefined ? undefined : createBatchListing(runsDir);
 
   const commit = createGroupCommit<string, { json: string[]; indexedIds: string[]; summary: ReturnType<typeof createBatchSummary> }>((batches) =>
     Promise.all(
@@ -253,6 +256,62 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
     return taken();
   }
 
+  /**
+   * One page of executions among the batches `batchesNow` lists (the workflow's, or all): see {@link
+   * Executions.page}. A run moves from this process's live runs to its open entry to a batch, each written
+   * before the last is dropped, so they are read in that order: the batches are listed last, once the open
+   * entries are read, or a run that ended in between (its entry gone, its batch not listed) would be missing.
+   */
+  async function pageAmong(batchesNow: () => Batch[] | Promise<Batch[]>, { workflowId, status, cursor, limit = 20 }: ExecutionPageOptions): Promise<ExecutionPage> {
+    if (status !== undefined && !STATUSES.has(status)) {
+      throw new WeirError('INVALID_INPUT', `"${status}" is not an execution status`, { hints: [`use one of ${[...STATUSES].join(', ')}`] });
+    }
+    const size = Math.min(Math.max(1, Number.isFinite(limit) ? Math.floor(limit) : 1), MAX_PAGE);
+    const after = cursor === undefined ? null : cursorPosition(cursor);
+    const afterMs = after ? Date.parse(after.startedAt) : Infinity;
+    // One more than the page holds: whether there is a next page.
+    const wanted = size + 1;
+    const accept = (r: ExecutionRecord) =>
+      (!status || r.status === status) && (!after || r.startedAt < after.startedAt || (r.startedAt === after.startedAt && r.id < after.id));
+    // Of the versions of an execution, a run in progress here comes first, then an unfinished entry, then
+    // the last batch written: the ones shown are shadowed whether the filters take them or not.
+    const shadowed = new Set<string>();
+    const found: ExecutionRecord[] = [];
+    for (const [id, run] of live) {
+      if (workflowId !== undefined && run.workflowId !== workflowId) continue;
+      shadowed.add(id);
+      const record = run.view();
+      if (accept(record)) found.push(record);
+    }
+    const read = new Set<string>();
+    for (const { record } of await open.newest(wanted, accept, { workflowId, startedBefore: afterMs, read })) {
+      if (!shadowed.has(record.id)) found.push(mask(record));
+    }
+    for (const id of read) shadowed.add(id);
+    const stored = await storedAmong(await batchesNow(), { wanted, startedBefore: afterMs, status, accept, shadowed, shown: found });
+    const all = [...found, ...stored].sort(newestStartFirst);
+    const items = all.slice(0, size);
+    return { items, nextCursor: all.length > size ? cursorOf(items[size - 1]) : null };
+  }
+
+  /** How many records in these batches started at or after `since` (ms) with status `error`, from the keys where they tell. */
+  async function errorsAmong(batches: Batch[], since: number): Promise<number> {
+    let count = 0;
+    const straddling: Batch[] = [];
+    for (const b of batches) {
+      if (b.newest < since || !mayHold(b, 'error')) continue;
+      if (b.oldest >= since && b.tally !== null) count += tallied(b, 'error');
+      else straddling.push(b);
+    }
+    // A batch with records on both sides of `since` (or without a tally) is read, its errors counted by start.
+    const counted = new Set<string>();
+    await scan(straddling, (record) => {
+      if (record.status === 'error' && Date.parse(record.startedAt) >= since) counted.add(record.id);
+      return false;
+    });
+    return count + counted.size;
+  }
+
   const api = {
     open,
     configs: createExecutionConfigs(store),
@@ -334,36 +393,25 @@ export function createExecutions({ storage, config = {}, mask = (r) => r, linked
       return out;
     },
 
-    async page({ workflowId, status, cursor, limit = 20 }: ExecutionPageOptions = {}): Promise<ExecutionPage> {
-      if (status !== undefined && !STATUSES.has(status)) {
-        throw new WeirError('INVALID_INPUT', `"${status}" is not an execution status`, { hints: [`use one of ${[...STATUSES].join(', ')}`] });
-      }
-      const size = Math.min(Math.max(1, Number.isFinite(limit) ? Math.floor(limit) : 1), MAX_PAGE);
-      const after = cursor === undefined ? null : cursorPosition(cursor);
-      const afterMs = after ? Date.parse(after.startedAt) : Infinity;
-      // One more than the page holds: whether there is a next page.
-      const wanted = size + 1;
-      const accept = (r: ExecutionRecord) =>
-        (!status || r.status === status) && (!after || r.startedAt < after.startedAt || (r.startedAt === after.startedAt && r.id < after.id));
-      // Of the versions of an execution, a run in progress here comes first, then an unfinished entry, then
-      // the last batch written: the ones shown are shadowed whether the filters take them or not.
-      const shadowed = new Set<string>();
-      const found: ExecutionRecord[] = [];
-      for (const [id, run] of live) {
-        if (workflowId !== undefined && run.workflowId !== workflowId) continue;
-        shadowed.add(id);
-        const record = run.view();
-        if (accept(record)) found.push(record);
-      }
-      const read = new Set<string>();
-      for (const { record } of await open.newest(wanted, accept, { workflowId, startedBefore: afterMs, read })) {
-        if (!shadowed.has(record.id)) found.push(mask(record));
-      }
-      for (const id of read) shadowed.add(id);
-      const stored = await storedAmong(await batchKeysOf(workflowId), { wanted, startedBefore: afterMs, status, accept, shadowed, shown: found });
-      const all = [...found, ...stored].sort(newestStartFirst);
-      const items = all.slice(0, size);
-      return { items, nextCursor: all.length > size ? cursorOf(items[size - 1]) : null };
+    page: (options: ExecutionPageOptions = {}): Promise<ExecutionPage> => pageAmong(() => batchKeysOf(options.workflowId), options),
+
+    /**
+     * A workflow's newest execution, and how many of its executions that started at or after `since` (ms)
+     * ended in `error`: counted from the status tallies in its batch keys, so only the batches with an error
+     * that straddle `since` are read (besides the few the newest execution may be in).
+     */
+    async activity(workflowId: string, since: number): Promise<{ last: ExecutionRecord | null; errorsSince: number }> {
+      let errorsSince!: Promise<number>;
+      const newest = await pageAmong(async () => {
+        const batches = listing ? listing(workflowId) : await batchKeysOf(workflowId);
+        errorsSince = errorsAmong(batches, since);
+        // Every batch holds a record that started at its `oldest` or later, so the newest execution is in a
+        // batch whose `newest` reaches the largest `oldest`: the page needs only those (a few), not all sorted.
+        let floor = 0;
+        for (const b of batches) if (b.oldest > floor) floor = b.oldest;
+        return batches.filter((b) => b.newest >= floor);
+      }, { workflowId, limit: 1 });
+      return { last: newest.items[0] ?? null, errorsSince: await errorsSince };
     },
 
     /**

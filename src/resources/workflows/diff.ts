@@ -5,7 +5,7 @@ import type { WorkflowConfig, FlowEdge } from './types.js';
 
 /** One difference between two configs. */
 export interface Change {
-  kind: 'node' | 'edge' | 'variable' | 'metadata';
+  kind: 'node' | 'edge' | 'variable' | 'metadata' | 'setting';
   op: 'added' | 'removed' | 'changed';
   key: string;
   /** For changed nodes: the config keys (or fields) that differ. */
@@ -29,7 +29,7 @@ function diffMaps(kind: Change['kind'], before: Record<string, unknown>, after: 
   return changes;
 }
 
-/** The node, edge, variable and metadata changes that turn `before` into `after`. */
+/** The node, edge, variable, metadata and settings changes that turn `before` into `after`. */
 export function diffConfigs(before: WorkflowConfig | null, after: WorkflowConfig): Change[] {
   const b = before ?? { nodes: [], edges: [] };
   const nodesBefore = new Map(b.nodes.map((n) => [n.id, n]));
@@ -56,6 +56,7 @@ export function diffConfigs(before: WorkflowConfig | null, after: WorkflowConfig
 
   changes.push(...diffMaps('variable', b.variables ?? {}, after.variables ?? {}));
   changes.push(...diffMaps('metadata', b.metadata ?? {}, after.metadata ?? {}));
+  changes.push(...diffMaps('setting', { ...b.settings }, { ...after.settings }));
   return changes;
 }
 
@@ -80,7 +81,7 @@ export function formatChanges(changes: Change[]): string {
       const head = `${SIGN[c.op]} ${c.kind} ${c.key}`;
       if (c.kind === 'node' && c.op !== 'changed') return `${head} (${(c.after ?? c.before as any).type})`;
       if (c.kind === 'node') return `${head}: ${c.fields!.join(', ')}`;
-      if (c.kind === 'variable' || c.kind === 'metadata') {
+      if (c.kind === 'variable' || c.kind === 'metadata' || c.kind === 'setting') {
         const show = (v: unknown) => JSON.stringify(v);
         if (c.op === 'changed') return `${head}: ${show(c.before)} -> ${show(c.after)}`;
         return `${head} = ${show(c.op === 'added' ? c.after : c.before)}`;

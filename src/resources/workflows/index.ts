@@ -6,6 +6,7 @@ import { newId, newToken, sha256 } from '../../util/ids.js';
 import { hashJson } from '../../util/json.js';
 import { didYouMean } from '../../util/nearest.js';
 import { configPatch, diffConfigs, type Change } from './diff.js';
+import { checkErrorFlowRef, errorFlowUsers } from './error-flow.js';
 import { contentHash, syncAction, syncStatus } from './sync.js';
 import { templateNamed } from './templates/index.js';
 import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from './types.js';
@@ -128,8 +129,9 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     /** Complete details of one workflow, including both configs. */
     async get(ref: string): Promise<WorkflowDetails> {
       const wf = await requireLocal(ref);
-      const pub = await cloud.getItem<PublishedWorkflow>(wf.id);
-      return { ...summarize(wf, pub), webhookToken: wf.webhookToken, config: wf.config, published: pub, createdAt: wf.createdAt };
+      const [pub, drafts, published] = await Promise.all([cloud.getItem<PublishedWorkflow>(wf.id), readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
+      const errorFlowFor = errorFlowUsers(wf, pub, drafts, published);
+      return { ...summarize(wf, pub), webhookToken: wf.webhookToken, config: wf.config, published: pub, createdAt: wf.createdAt, errorFlowFor };
     },
 
     /** The draft record as stored (for subsystems that need the raw config). */
@@ -167,6 +169,34 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       return { id: wf.id, name, webhookToken: wf.webhookToken, status: options.publish ? 'synced' : 'draft' };
     },
 
+    /** Every problem `save` would report for a config ([] when it would save), nothing saved. */
+    validate: (config: unknown) => validateConfig(config, nodes, checks),
+
+    /**
+     * Renames a draft and/or replaces its description (`''` removes it); a name another workflow has (draft or
+     * published copy) is EXISTS. The published copy keeps its name and description until the next publish.
+     */
+    async update(ref: string, changes: { name?: string; description?: string }): Promise<WorkflowSummary> {
+      const wf = await requireLocal(ref);
+      const name = changes.name ?? wf.name;
+      if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a workflow name must not be empty');
+      if (name !== wf.name) {
+        const taken = await Promise.all([findLocal(name), findPublished(name)]);
+        if (taken.some((w) => w?.name === name && w.id !== wf.id)) {
+          throw new WeirError('EXISTS', `a workflow named "${name}" already exists`, { hints: ['workflow names are unique'] });
+        }
+      }
+      const description = changes.description ?? wf.description;
+      if (name === wf.name && (description || undefined) === wf.description) return summarize(wf, await cloud.getItem<PublishedWorkflow>(wf.id));
+      const { description: _old, ...rest } = wf;
+      const updated: LocalWorkflow = { ...rest, name, ...(description ? { description } : {}), updatedAt: now() };
+      await writeLocal(updated);
+      // The old name's index entry goes once the new one is written: a lookup by either name finds it meanwhile.
+      if (name !== wf.name) await localNames.removeItem(nameKey(wf.name));
+      bus.emit('workflow:saved', { id: wf.id });
+      return summarize(updated, await cloud.getItem<PublishedWorkflow>(wf.id));
+    },
+
     /** Validates and saves a config as the draft; every problem is listed at once (JSON read from a file may be passed as it is). */
     async save(ref: string, config: WorkflowConfig) {
       const wf = await requireLocal(ref);
@@ -195,6 +225,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
           });
         }
         check(wf.config);
+        await checkErrorFlowRef(wf, { draft: findLocal, published: findPublished, known: knownRefs });
         version = await next(wf.id, current?.version ?? 0);
       } while (version === null);
       const hash = hashJson(wf.config);

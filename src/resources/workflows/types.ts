@@ -1,3 +1,4 @@
+import type { WorkflowSettings } from '../../flow/settings.js';
 /** Options every node's `config` may hold besides its own fields: retries, a time limit, what an error does. */
 export interface NodeConfig {
   /** Retries after a failed attempt: `max` more attempts, `backoffMs` apart (default 500). */
@@ -46,6 +47,8 @@ export interface WorkflowConfig {
   edges: FlowEdge[];
   variables?: Record<string, unknown>;
   metadata?: { description?: string; [key: string]: unknown };
+  /** Error flow, concurrency, rate limit and debounce: see {@link WorkflowSettings}. */
+  settings?: WorkflowSettings;
 }
 
 /** Sync states: draft (never published), synced, dirty (local changes), conflict (and the cloud moved on). */
@@ -88,10 +91,20 @@ export interface WorkflowSummary {
   updatedAt: string;
 }
 
+/** A flow that names another as its error flow, as `workflows get` lists it (`errorFlowFor`). */
+export interface ErrorFlowUser {
+  id: string;
+  name: string;
+  /** True when its published copy names the flow (its failures run it now); false when only its draft does. */
+  published: boolean;
+}
+
 /** What `get` shows: the summary, the draft config and the published config. */
 export interface WorkflowDetails extends WorkflowSummary {
   webhookToken: string;
   config: WorkflowConfig;
   published: PublishedWorkflow | null;
   createdAt: string;
+  /** The flows naming this one in `settings.errorFlow` (their published copy, or only their draft), by name. */
+  errorFlowFor: ErrorFlowUser[];
 }

@@ -1,4 +1,5 @@
 import { policyProblems } from '../../flow/policy.js';
+import { settingsProblems } from '../../flow/settings.js';
 import { isTemplate } from '../../nodes/fields.js';
 import { nodeConfigSchema } from '../../nodes/schema.js';
 import type { NodeDefinition, NodeRegistry, Problem } from '../../nodes/index.js';
@@ -54,6 +55,7 @@ export function validateConfig(config: unknown, nodes: NodeRegistry, extraChecks
   if (config.edges !== undefined && !Array.isArray(config.edges)) add('edges', '"edges" must be an array');
   if (config.variables !== undefined && !isObject(config.variables)) add('variables', '"variables" must be an object');
   if (config.metadata !== undefined && !isObject(config.metadata)) add('metadata', '"metadata" must be an object');
+  if (config.settings !== undefined) problems.push(...settingsProblems(config.settings));
   if (!Array.isArray(config.nodes)) return problems;
 
   const sound: Sound = { config: { nodes: [], edges: [] }, nodeAt: [], edgeAt: [] };

@@ -143,15 +143,20 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
       const refuse = d.replayed && starts >= maxCrashes ? crashedError(starts, 'host') : undefined;
       if (d.replayed && !refuse) d = await deliveries.restart(d);
       // A replayed delivery whose execution stored checkpoints goes on from them (or, refused, ends them).
-      const entry = d.replayed ? await options.executions.open.get(d.id) : null;
-      // A waiting execution is its wait's to continue; one that ended just before the crash (its final record
+      const stored = d.replayed ? await options.executions.open.get(d.id) : null;
+      // One left queued by settings.concurrency or rateLimit never started: it is admitted again, as it came.
+      const entry = stored?.record.status === 'queued' && stored.record.queuedFor?.rule !== 'debounce' ? null : stored;
+      // A waiting execution is its wait's to continue, one queued by a debounce its burst's; one that ended just
+      // before the crash (its final record
       // in the open entry) is made sure of, not run again.
-      if (entry?.record.status === 'waiting') return;
+      if (entry?.record.status === 'waiting' || entry?.record.status === 'queued') return;
       if (entry && entry.record.status !== 'running') return void (await options.executions.save(entry.record).then(() => options.executions.open.remove(d.id)));
       // The real data (sealed where a secret was), not the masked record that is shown.
       const resume = entry ? await options.executions.open.real(entry.record) : undefined;
       const restartedBy = deliveries.durable ? 'journal' : undefined;
-      await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy, background: true }, release);
+      const ran = await dispatcher.runNow({ flow: pub!, input: d.input, trigger: 'webhook', executionId: d.id, refuse, resume, restartedBy, background: true }, release);
+      // The queued entry a dead host left goes once the run stored its own record (admitted at once, the run wrote none over it).
+      if (stored?.record.status === 'queued' && ran.status !== 'waiting') await options.executions.open.remove(d.id);
     } catch (error) {
       recorded = false;
       bus.emit('webhook:error', { executionId: d.id, workflowId: d.workflowId, error });

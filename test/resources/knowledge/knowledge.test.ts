@@ -24,36 +24,53 @@ test('folders nest through a parent; documents upload into folders; list shows b
   const policies = ok(await weir('kb', 'folders', 'create', 'policies', '--json')).json();
   const returns = ok(await weir('knowledge', 'folders', 'create', 'returns', policies.id, '--json')).json();
   assert.equal([returns.name, returns.parentId], ['returns', policies.id]);
-  fails(await weir('kb', 'folders', 'create', 'returns', 'policies'), 'a folder named "returns" already exists');
-  fails(await weir('kb', 'folders', 'create', 'x', 'fld_nothere'), 'folder "fld_nothere" not found');
-  const doc = ok(await weir('kb', 'upload', 'docs/refunds.md', returns.id, '--json')).json();
+  // Each `weir` is a process start: the commands that do not depend on one another run at once.
+  const [taken, noParent, uploaded, logo] = await Promise.all([
+    weir('kb', 'folders', 'create', 'returns', 'policies'),
+    weir('kb', 'folders', 'create', 'x', 'fld_nothere'),
+    weir('kb', 'upload', 'docs/refunds.md', returns.id, '--json'),
+    weir('kb', 'upload', 'docs/logo.png'),
+  ]);
+  fails(taken, 'a folder named "returns" already exists');
+  fails(noParent, 'folder "fld_nothere" not found');
+  const doc = ok(uploaded).json();
   assert.equal([doc.name, doc.folderId, doc.contentType], ['refunds.md', returns.id, 'text/markdown; charset=utf-8']);
-  ok(await weir('kb', 'upload', 'docs/logo.png'));
-  const list = ok(await weir('kb', 'list', '--json')).json();
+  ok(logo);
+  const [listed, table, folders, none] = await Promise.all([weir('kb', 'list', '--json'), weir('kb', 'list'), weir('kb', 'folders', 'list', '--json'), weir('kb', 'upload', 'docs/none.md')]);
+  const list = ok(listed).json();
   assert.equal(list.map((r: any) => [r.kind, r.name, r.folder]), [
     ['folder', 'policies', null],
     ['folder', 'returns', policies.id],
     ['document', 'logo.png', null],
     ['document', 'refunds.md', returns.id],
   ]);
-  assert.match(ok(await weir('kb', 'list')).stdout, /KIND\s+ID\s+NAME\s+FOLDER\s+CONTENTTYPE\s+SIZE\nfolder/);
-  assert.equal(ok(await weir('kb', 'folders', 'list', '--json')).json().map((f: any) => f.name), ['policies', 'returns']);
-  fails(await weir('kb', 'upload', 'docs/none.md'), 'file not found: docs/none.md');
+  assert.match(ok(table).stdout, /KIND\s+ID\s+NAME\s+FOLDER\s+CONTENTTYPE\s+SIZE\nfolder/);
+  assert.equal(ok(folders).json().map((f: any) => f.name), ['policies', 'returns']);
+  fails(none, 'file not found: docs/none.md');
 });
 
 test('get shows metadata and the text of text documents; binary documents have no content', async () => {
   const { dir, weir } = home();
   const files = docs(dir);
-  const md = ok(await weir('kb', 'upload', 'docs/refunds.md', '--json')).json();
-  const png = ok(await weir('kb', 'upload', 'docs/logo.png', '--json')).json();
-  const got = ok(await weir('kb', 'get', md.id, '--json')).json();
+  const [mdUpload, pngUpload] = await Promise.all([weir('kb', 'upload', 'docs/refunds.md', '--json'), weir('kb', 'upload', 'docs/logo.png', '--json')]);
+  const md = ok(mdUpload).json();
+  const png = ok(pngUpload).json();
+  // Reads only: at once.
+  const [mdGot, mdText, pngGot, noDoc, noUrl] = await Promise.all([
+    weir('kb', 'get', md.id, '--json'),
+    weir('kb', 'get', 'refunds.md'),
+    weir('kb', 'get', png.id, '--json'),
+    weir('kb', 'get', 'doc_nothere', '--json'),
+    weir('kb', 'url', 'doc_nothere', '--json'),
+  ]);
+  const got = ok(mdGot).json();
   assert.equal([got.id, got.name, got.size, got.content], [md.id, 'refunds.md', Buffer.byteLength(files['refunds.md']), files['refunds.md']]);
-  const text = ok(await weir('kb', 'get', 'refunds.md')).stdout;
+  const text = ok(mdText).stdout;
   assert.match(text, /contentType:\s+text\/markdown/);
   assert.match(text, '**30 days**');
-  assert.is(ok(await weir('kb', 'get', png.id, '--json')).json().content, undefined);
-  failsJson(await weir('kb', 'get', 'doc_nothere', '--json'), 'NOT_FOUND');
-  failsJson(await weir('kb', 'url', 'doc_nothere', '--json'), 'NOT_FOUND');
+  assert.is(ok(pngGot).json().content, undefined);
+  failsJson(noDoc, 'NOT_FOUND');
+  failsJson(noUrl, 'NOT_FOUND');
 });
 
 test('search finds words in text, markdown, HTML (without tags or scripts) and JSON documents', async () => {
@@ -72,13 +89,20 @@ test('search finds words in text, markdown, HTML (without tags or scripts) and J
   assert.equal(lisbon, ['notes.txt']);
   assert.equal(script, []);
   assert.equal(style, []);
-  const hits = ok(await weir('kb', 'search', 'delivery', '--json')).json();
+  const [delivery, inFolder, first, typo, zebra] = await Promise.all([
+    weir('kb', 'search', 'delivery', '--json'),
+    weir('kb', 'search', 'delivery', '--folder', folder.id, '--json'),
+    weir('kb', 'search', 'delivery', '-n', '1', '--json'),
+    weir('kb', 'search', 'refnd'),
+    weir('kb', 'search', 'zebra'),
+  ]);
+  const hits = ok(delivery).json();
   assert.equal(hits.map((h: any) => h.name).sort(), ['refunds.md', 'shipping.html']);
   assert.ok(hits.every((h: any) => h.score > 0 && /delivery/i.test(h.snippet)));
-  assert.equal(ok(await weir('kb', 'search', 'delivery', '--folder', folder.id, '--json')).json(), []);
-  assert.equal(ok(await weir('kb', 'search', 'delivery', '-n', '1', '--json')).json().length, 1);
-  assert.match(ok(await weir('kb', 'search', 'refnd')).stdout, /SCORE\s+ID\s+NAME\s+SNIPPET\n[\d.]+\s+doc_\w+\s+refunds\.md/);
-  assert.match(ok(await weir('kb', 'search', 'zebra')).stdout, 'no documents match "zebra"');
+  assert.equal(ok(inFolder).json(), []);
+  assert.equal(ok(first).json().length, 1);
+  assert.match(ok(typo).stdout, /SCORE\s+ID\s+NAME\s+SNIPPET\n[\d.]+\s+doc_\w+\s+refunds\.md/);
+  assert.match(ok(zebra).stdout, 'no documents match "zebra"');
   // Deleted documents leave the index.
   ok(await weir('kb', 'delete', 'faq.json'));
   assert.equal(await names('warranty'), []);
@@ -90,13 +114,16 @@ test('deleting a non-empty folder is refused unless --recursive, which removes e
   ok(await weir('kb', 'folders', 'create', 'top'));
   ok(await weir('kb', 'folders', 'create', 'mid', 'top'));
   for (const r of await Promise.all([weir('kb', 'folders', 'create', 'empty'), weir('kb', 'upload', 'docs/notes.txt', 'mid'), weir('kb', 'upload', 'docs/refunds.md')])) ok(r);
-  const r = fails(await weir('kb', 'folders', 'delete', 'top'), 'folder "top" is not empty (1 document(s), 1 folder(s))');
+  // The refused deletes of `top` and the delete of `empty` (beside it, not below) at once.
+  const [refused, refusedJson, emptyDeleted] = await Promise.all([weir('kb', 'folders', 'delete', 'top'), weir('kb', 'folders', 'delete', 'top', '--json'), weir('kb', 'folders', 'delete', 'empty')]);
+  const r = fails(refused, 'folder "top" is not empty (1 document(s), 1 folder(s))');
   assert.match(r.stderr, 'pass --recursive');
-  failsJson(await weir('kb', 'folders', 'delete', 'top', '--json'), 'CONFLICT');
-  ok(await weir('kb', 'folders', 'delete', 'empty'));
+  failsJson(refusedJson, 'CONFLICT');
+  ok(emptyDeleted);
   assert.match(ok(await weir('kb', 'folders', 'delete', 'top', '--recursive')).stdout, 'deleted folder top with 1 document(s) and 1 folder(s)');
-  assert.equal(ok(await weir('kb', 'list', '--json')).json().map((x: any) => x.name), ['refunds.md']);
-  assert.equal(ok(await weir('kb', 'search', 'lisbon', '--json')).json(), []);
+  const [left, lisbon] = await Promise.all([weir('kb', 'list', '--json'), weir('kb', 'search', 'lisbon', '--json')]);
+  assert.equal(ok(left).json().map((x: any) => x.name), ['refunds.md']);
+  assert.equal(ok(lisbon).json(), []);
 });
 
 test('url gives an unguessable public URL that weir serve answers with the content; delete makes it 404', async () => {

@@ -11,25 +11,40 @@ test('put, ls, get, rm: content type from the extension, size, modified time, pr
   const { dir, weir } = home();
   writeFileSync(join(dir, 'q1.csv'), 'a,b\n1,2\n');
   writeFileSync(join(dir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 1]));
-  const put = ok(await weir('storage', 'put', 'reports/2024/q1.csv', 'q1.csv', '--json')).json();
+  // Each `weir` is a process start: the puts of three keys at once, then every read at once.
+  const puts = await Promise.all([
+    weir('storage', 'put', 'reports/2024/q1.csv', 'q1.csv', '--json'),
+    weir('storage', 'put', 'img/logo.png', 'logo.png'),
+    weir('storage', 'put', 'raw', 'q1.csv', '--content-type', 'application/x-custom'),
+  ]);
+  const put = ok(puts[0]).json();
   assert.equal([put.key, put.size, put.contentType], ['reports/2024/q1.csv', 8, 'text/csv; charset=utf-8']);
   assert.match(put.sha256, /^[0-9a-f]{64}$/);
-  ok(await weir('storage', 'put', 'img/logo.png', 'logo.png'));
-  ok(await weir('storage', 'put', 'raw', 'q1.csv', '--content-type', 'application/x-custom'));
-  const all = ok(await weir('storage', 'ls', '--json')).json();
+  ok(puts[1]);
+  ok(puts[2]);
+  const [listed, reports, img, q1, copied, logo] = await Promise.all([
+    weir('storage', 'ls', '--json'),
+    weir('storage', 'ls', 'reports/', '--json'),
+    weir('storage', 'ls', 'img'),
+    weir('storage', 'get', 'reports/2024/q1.csv'),
+    weir('storage', 'get', 'img/logo.png', 'copy.png'),
+    weir('storage', 'get', 'img/logo.png', '--json'),
+  ]);
+  const all = ok(listed).json();
   assert.equal(all.map((o: any) => [o.key, o.contentType]), [['img/logo.png', 'image/png'], ['raw', 'application/x-custom'], ['reports/2024/q1.csv', 'text/csv; charset=utf-8']]);
   for (const o of all) assert.ok(!Number.isNaN(Date.parse(o.modified)));
-  assert.equal(ok(await weir('storage', 'ls', 'reports/', '--json')).json().map((o: any) => o.key), ['reports/2024/q1.csv']);
-  assert.match(ok(await weir('storage', 'ls', 'img')).stdout, /KEY\s+SIZE\s+CONTENTTYPE\s+MODIFIED\nimg\/logo\.png\s+7\s+image\/png/);
-  assert.is(ok(await weir('storage', 'get', 'reports/2024/q1.csv')).stdout, 'a,b\n1,2\n');
-  ok(await weir('storage', 'get', 'img/logo.png', 'copy.png'));
+  assert.equal(ok(reports).json().map((o: any) => o.key), ['reports/2024/q1.csv']);
+  assert.match(ok(img).stdout, /KEY\s+SIZE\s+CONTENTTYPE\s+MODIFIED\nimg\/logo\.png\s+7\s+image\/png/);
+  assert.is(ok(q1).stdout, 'a,b\n1,2\n');
+  ok(copied);
   assert.equal(readFileSync(join(dir, 'copy.png')), readFileSync(join(dir, 'logo.png')));
-  const doc = ok(await weir('storage', 'get', 'img/logo.png', '--json')).json();
+  const doc = ok(logo).json();
   assert.equal([doc.encoding, Buffer.from(doc.content, 'base64')], ['base64', readFileSync(join(dir, 'logo.png'))]);
   assert.equal(ok(await weir('storage', 'rm', 'raw', '--json')).json(), { key: 'raw', deleted: true });
-  fails(await weir('storage', 'get', 'raw'), 'object "raw" not found');
-  failsJson(await weir('storage', 'rm', 'raw', '--json'), 'NOT_FOUND');
-  fails(await weir('storage', 'put', 'x', 'nofile.bin'), 'file not found: nofile.bin');
+  const [gone, rmAgain, noFile] = await Promise.all([weir('storage', 'get', 'raw'), weir('storage', 'rm', 'raw', '--json'), weir('storage', 'put', 'x', 'nofile.bin')]);
+  fails(gone, 'object "raw" not found');
+  failsJson(rmAgain, 'NOT_FOUND');
+  fails(noFile, 'file not found: nofile.bin');
 });
 
 test('a key and a longer key under it are separate objects; put replaces', async () => {
@@ -38,11 +53,13 @@ test('a key and a longer key under it are separate objects; put replaces', async
   writeFileSync(join(dir, 'b.txt'), 'B');
   ok(await weir('storage', 'put', 'a', 'a.txt'));
   ok(await weir('storage', 'put', 'a/b', 'b.txt'));
-  assert.is(ok(await weir('storage', 'get', 'a')).stdout, 'A');
-  assert.is(ok(await weir('storage', 'get', 'a/b')).stdout, 'B');
+  const [a, ab] = await Promise.all([weir('storage', 'get', 'a'), weir('storage', 'get', 'a/b')]);
+  assert.is(ok(a).stdout, 'A');
+  assert.is(ok(ab).stdout, 'B');
   ok(await weir('storage', 'put', 'a', 'b.txt'));
-  assert.is(ok(await weir('storage', 'get', 'a')).stdout, 'B');
-  assert.is(ok(await weir('storage', 'ls', '--json')).json().length, 2);
+  const [replaced, listed] = await Promise.all([weir('storage', 'get', 'a'), weir('storage', 'ls', '--json')]);
+  assert.is(ok(replaced).stdout, 'B');
+  assert.is(ok(listed).json().length, 2);
 });
 
 test('traversal and malformed keys exit 1 naming the rule, and nothing is written', async () => {
