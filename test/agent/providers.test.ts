@@ -191,13 +191,19 @@ for (const driver of DIALECTS) {
   });
 
   test(`${driver}: the caller's signal ends a wait before a retry`, async () => {
-    await withServer(driver, () => ({ status: 503, headers: { 'retry-after': '30' }, body: { error: { message: 'overloaded' } } }), async (server) => {
+    let answered!: () => void;
+    const asked = new Promise<void>((r) => (answered = r));
+    const reply = (): Reply => {
+      answered();
+      return { status: 503, headers: { 'retry-after': '30' }, body: { error: { message: 'overloaded' } } };
+    };
+    await withServer(driver, reply, async (server) => {
       const model = await modelOf(driver, server);
       const controller = new AbortController();
       const started = Date.now();
       const pending = model.complete(ask('Hi', { signal: controller.signal }));
-      // Abort once the first answer (503, wait 30 s) has arrived.
-      while (server.requests.length === 0) await new Promise((r) => setImmediate(r));
+      // Abort once the first answer (503, wait 30 s) is on its way.
+      await asked;
       controller.abort(new WeirError('CANCELLED', 'execution cancelled'));
       const err = await failure(pending);
       assert.is(err.code, 'CANCELLED');
