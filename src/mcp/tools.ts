@@ -89,10 +89,13 @@ export function createFlowTools(deps: FlowToolsDeps): FlowTools {
         return { content: [{ type: 'text', text: json(result) }], structuredContent: isObject(result) ? result : { result: result ?? null } };
       } catch (err) {
         if (!(err instanceof WeirError)) throw err;
-        // A failed execution's details name it and the code it failed with (TIMEOUT, a node's own...).
-        const { executionId, code } = (err.details ?? {}) as { executionId?: string; code?: string };
-        const error = { code: code ?? err.code, message: err.message, ...(executionId ? { executionId } : {}) };
-        const text = executionId ? `${err.message} (execution ${executionId})` : err.message;
+        // An execution that did not succeed: its details name it, its status and the code it failed with (TIMEOUT, a node's own...).
+        const { executionId, code, status } = (err.details ?? {}) as { executionId?: string; code?: string; status?: string };
+        const waiting = status === 'waiting';
+        const message = waiting ? `flow "${tool.name}" is waiting (a wait node or an approval): the execution goes on without this call` : err.message;
+        // A waiting execution has not failed: it has a status, no error code.
+        const error = { ...(waiting ? {} : { code: code ?? err.code }), message, ...(executionId ? { executionId, status } : {}) };
+        const text = executionId ? `${message} (execution ${executionId})` : message;
         return { content: [{ type: 'text', text }], structuredContent: { error }, isError: true };
       }
     },

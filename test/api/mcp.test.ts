@@ -4,9 +4,11 @@
 // behind the host token. An in-process host shows the embedder's `authorize` deciding instead of the token.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { cli, flow, startServe, tmpDir, writeJson } from '../_utils.js';
+import { cli, flow, ROOT, startServe, tmpDir, writeJson } from '../_utils.js';
 import { chain, homeWith, startHost } from '../host/_helpers.js';
 
 /** A manual-trigger flow with these params and nodes chained after it, opted in to MCP unless `mcp` is false. */
@@ -23,6 +25,9 @@ const INVOICE = toolFlow(
   ],
 );
 const BROKEN = toolFlow([], [{ type: 'delay', config: { ms: 2000, timeoutMs: 10 } }]);
+const PAUSE = toolFlow([], [{ type: 'wait', config: { for: '1h' } }]);
+// docs/mcp.md's example: the flow config, then the tool a client lists for it.
+const [DOC_FLOW, DOC_TOOL] = [...readFileSync(join(ROOT, 'docs/mcp.md'), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
 const HIDDEN = toolFlow([{ name: 'customer', type: 'string' }], [{ type: 'kv_set', config: { namespace: 'invoices', key: 'hidden', value: 'ran' } }], false);
 
 let home = '';
@@ -46,6 +51,8 @@ test.before(async () => {
     await weir.kv.init('invoices');
     await weir.workflows.create('send invoice', 'Sends an invoice to a customer', { config: INVOICE as any, publish: true });
     await weir.workflows.create('broken', undefined, { config: BROKEN as any, publish: true });
+    await weir.workflows.create('pause', undefined, { config: PAUSE as any, publish: true });
+    await weir.workflows.create('lookup-order', 'Looks up an order by its id', { config: DOC_FLOW, publish: true });
     await weir.workflows.create('hidden', 'Not for MCP clients', { config: HIDDEN as any, publish: true });
   });
   token = (await cli(['interface', 'token'], { home })).stdout.trim();
@@ -60,7 +67,7 @@ test.after(async () => {
 
 test('tools/list names exactly the opted-in published flows, with their description and inputParams as the schema', async () => {
   const { tools } = await client.listTools();
-  assert.equal(tools.map((t) => t.name), ['broken', 'send_invoice']);
+  assert.equal(tools.map((t) => t.name), ['broken', 'lookup-order', 'pause', 'send_invoice']);
   const invoice = tools.find((t) => t.name === 'send_invoice')!;
   assert.is(invoice.description, 'Sends an invoice to a customer');
   assert.equal(invoice.inputSchema, {
@@ -69,6 +76,14 @@ test('tools/list names exactly the opted-in published flows, with their descript
     required: ['amount', 'customer'],
   });
   assert.equal(tools.find((t) => t.name === 'broken')!.inputSchema, { type: 'object', properties: {} });
+  assert.not.ok('description' in tools.find((t) => t.name === 'broken')!, 'a flow without a description lists none');
+});
+
+test("docs/mcp.md's example flow is listed as the tool the page shows and answers as it says", async () => {
+  const { tools } = await client.listTools();
+  assert.equal(tools.find((t) => t.name === 'lookup-order'), DOC_TOOL);
+  const result: any = await client.callTool({ name: 'lookup-order', arguments: { orderId: 'A-17' } });
+  assert.equal(result.structuredContent, { orderId: 'A-17', status: 'shipped' });
 });
 
 test('a tool call runs the published flow with the given input and answers its result, structured and as JSON text', async () => {
@@ -94,12 +109,23 @@ test('input that does not fit inputParams is a tool error naming each problem, a
 test('a failing flow answers isError with its message and the id of the failed execution', async () => {
   const result: any = await client.callTool({ name: 'broken', arguments: {} });
   assert.is(result.isError, true);
-  const { executionId, message } = result.structuredContent.error;
+  const { executionId, message, status } = result.structuredContent.error;
   assert.match(executionId, /\S/);
+  assert.is(status, 'error');
   assert.ok(textOf(result).includes(message) && textOf(result).includes(`(execution ${executionId})`), textOf(result));
   const record = await cli(['workflows', 'execution', executionId, '--json'], { home });
   assert.is(record.code, 0, record.stderr);
   assert.is(JSON.parse(record.stdout).status, 'error');
+});
+
+test('a flow that waits answers isError saying so, with the execution id; the execution goes on waiting', async () => {
+  const result: any = await client.callTool({ name: 'pause', arguments: {} });
+  assert.is(result.isError, true);
+  const { executionId, status } = result.structuredContent.error;
+  assert.is(status, 'waiting');
+  assert.match(textOf(result), `is waiting (a wait node or an approval): the execution goes on without this call (execution ${executionId})`);
+  const record = await cli(['workflows', 'execution', executionId, '--json'], { home });
+  assert.is(JSON.parse(record.stdout).status, 'waiting');
 });
 
 test('a published flow without settings.mcp is no tool: calling it is refused and it does not run', async () => {
@@ -122,7 +148,7 @@ test('a flow published while the host runs is listed by the next tools/list, wit
   assert.is((await cli(['workflows', 'save', 'late-tool', writeJson(dir, 'late.json', config)], { home })).code, 0);
   assert.is((await cli(['workflows', 'publish', 'late-tool'], { home })).code, 0);
   const { tools } = await client.listTools();
-  assert.equal(tools.map((t) => t.name), ['broken', 'late-tool', 'send_invoice']);
+  assert.equal(tools.map((t) => t.name), ['broken', 'late-tool', 'lookup-order', 'pause', 'send_invoice']);
   const result: any = await client.callTool({ name: 'late-tool', arguments: { x: true } });
   assert.equal(result.structuredContent, { seen: true });
 });
