@@ -4,7 +4,7 @@
 // behind the host token. An in-process host shows the embedder's `authorize` deciding instead of the token.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -197,6 +197,28 @@ test("an embedder's authorize decides who may use /mcp in place of the host toke
     await c.close();
   } finally {
     await host.close();
+  }
+});
+
+test('without @modelcontextprotocol/sdk installed the host serves on, and /mcp answers 503 naming the package to install', async () => {
+  // The built CLI beside a node_modules that holds every package but the MCP SDK.
+  const root = tmpDir('weir-no-mcp-');
+  cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+  mkdirSync(join(root, 'node_modules'));
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (name !== '@modelcontextprotocol') symlinkSync(join(ROOT, 'node_modules', name), join(root, 'node_modules', name));
+  }
+  const bare = await startServe(home, [], {}, join(root, 'dist/cli.js'));
+  try {
+    assert.is((await fetch(`${bare.url}/healthz`)).status, 200);
+    const res = await fetch(`${bare.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    assert.is(res.status, 503);
+    const { error } = await res.json();
+    assert.is(error.code, 'UNAVAILABLE');
+    assert.match(error.message, 'npm install @modelcontextprotocol/sdk');
+  } finally {
+    await bare.stop();
   }
 });
 
