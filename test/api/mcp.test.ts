@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cli, flow, ROOT, startServe, tmpDir, writeJson } from '../_utils.js';
 import { chain, homeWith, startHost } from '../host/_helpers.js';
+import { createFlowTools } from '../../src/mcp/tools.js';
 
 /** A manual-trigger flow with these params and nodes chained after it, opted in to MCP unless `mcp` is false. */
 function toolFlow(inputParams: unknown[], nodes: Array<{ type: string; config?: Record<string, unknown> }>, mcp = true) {
@@ -198,6 +199,19 @@ test("an embedder's authorize decides who may use /mcp in place of the host toke
   } finally {
     await host.close();
   }
+});
+
+test('tool names: characters MCP does not allow become _, at most 128; a second flow with the same tool name gets its id appended', async () => {
+  const published = (name: string, id: string) => ({ id, name, config: { nodes: [], edges: [], settings: { mcp: true } } }) as any;
+  const long = 'x'.repeat(200);
+  const tools = createFlowTools({
+    workflows: { listPublished: async () => [published('a:b', 'wf_000000000002'), published('a b', 'wf_000000000001'), published(long, 'wf_3'), published('ok.name-1', 'wf_4')] },
+    nodes: { get: () => undefined },
+    events: { executeFlow: async () => ({}) },
+  });
+  const names = (await tools.list()).map((t) => t.name);
+  assert.equal(names, ['a_b', 'a_b_00000002', 'ok.name-1', 'x'.repeat(128)]);
+  assert.ok(names.every((n) => /^[A-Za-z0-9_.-]{1,128}$/.test(n)));
 });
 
 test('without @modelcontextprotocol/sdk installed the host serves on, and /mcp answers 503 naming the package to install', async () => {
