@@ -43,15 +43,14 @@ function mcpServer(sdk: Sdk, tools: FlowTools) {
   return server;
 }
 
-/** The request as the Web standard `Request` the SDK's transport reads. */
+/** A POST as the Web standard `Request` the SDK's transport reads. */
 function webRequest(req: HostRequest): Request {
   const url = `${req.origin ?? 'http://localhost'}${req.base ?? ''}${req.path}${req.rawQuery ? `?${req.rawQuery}` : ''}`;
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(url, { method: req.method, headers: req.headers, body: hasBody ? new Uint8Array(req.rawBody) : undefined, signal: req.signal });
+  return new Request(url, { method: 'POST', headers: req.headers, body: new Uint8Array(req.rawBody), signal: req.signal });
 }
 
 /**
- * Answers MCP's streamable HTTP transport (POST of JSON-RPC messages) over the flows `tools` offers. Stateless:
+ * Answers a POST of MCP's streamable HTTP transport (JSON-RPC messages) over the flows `tools` offers. Stateless:
  * each request gets a fresh server and transport, so any host of a cluster answers any request and a publish
  * shows in the next `tools/list`. Answers are JSON (`enableJsonResponse`), never a held-open stream: a tool call
  * answers once its execution ended. The SDK (`@modelcontextprotocol/sdk`, an optional peer) loads on the first
