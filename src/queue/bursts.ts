@@ -1,4 +1,7 @@
 import type { Redis } from 'ioredis';
+import type { ExecutionRecord } from '../flow/types.js';
+import { withSealed } from '../resources/executions/stored.js';
+import type { BurstDelivery, RunJob } from './types.js';
 
 /** Redis's own clock: hosts' clocks may differ, the burst's times are all read on one. */
 const NOW = `
@@ -73,8 +76,14 @@ export interface BurstRef {
   key: string | null;
 }
 
-/** Where a run's burst stands when a worker takes its job. */
-export type Taken = { kind: 'wait'; ms: number } | { kind: 'run'; data: string } | { kind: 'gone' };
+/** Where a run's burst stands when a worker takes its job: the job of its last delivery once it is due. */
+export type Taken = { kind: 'wait'; ms: number } | { kind: 'run'; job: RunJob } | { kind: 'gone' };
+
+/** What a burst holds of its last delivery. */
+type Data = Pick<BurstDelivery, 'record' | 'sealed' | 'workflow'>;
+
+/** The burst a job is the run of (null for a job of no burst). */
+export const burstOf = (job: RunJob): BurstRef | null => (job.debounce ? { flowId: job.workflow.id, key: job.debounce.key } : null);
 
 type Scripted = Redis & {
   weirDebounce(burst: string, id: string, periodMs: number, maxWaitMs: number, data: string, keepMs: number): Promise<[number, string, number]>;
@@ -90,8 +99,8 @@ type Scripted = Redis & {
  * delivery either joins a burst before its run takes the data or opens the next one.
  * @example
  * const bursts = createRedisBursts(redis, `${prefix}:weir`)
- * const { runId, lead, dueInMs } = await bursts.deliver({ flowId, key: 't1' }, 'exec_1', 1000, -1, data)
- * const taken = await bursts.take({ flowId, key: 't1' }, runId) // { kind: 'wait', ms: 420 } until it is due
+ * const { runId, lead, dueInMs } = await bursts.deliver({ record, workflow, key: 't1', periodMs: 1000, maxWaitMs: -1 })
+ * const taken = await bursts.take({ flowId: workflow.id, key: 't1' }, runId, real) // { kind: 'wait', ms: 420 } until due
  */
 export function createRedisBursts(redis: Redis, base: string) {
   const r = redis as Scripted;
@@ -105,15 +114,22 @@ export function createRedisBursts(redis: Redis, base: string) {
      * Delivers `id` with its `data`: it opens a burst and runs (`lead`), or joins the open one, whose run
      * then takes this data. `maxWaitMs` -1 lets a burst go on as long as deliveries keep coming.
      */
-    async deliver(ref: BurstRef, id: string, periodMs: number, maxWaitMs: number, data: string): Promise<{ runId: string; lead: boolean; dueInMs: number }> {
-      const [lead, runId, dueInMs] = await r.weirDebounce(burstKey(ref), id, periodMs, maxWaitMs, data, KEEP_OPEN_MS);
+    async deliver({ record, sealed, workflow, key, periodMs, maxWaitMs }: BurstDelivery): Promise<{ runId: string; lead: boolean; dueInMs: number }> {
+      const data: Data = { record, sealed, workflow };
+      const [lead, runId, dueInMs] = await r.weirDebounce(burstKey({ flowId: workflow.id, key }), record.id, periodMs, maxWaitMs, JSON.stringify(data), KEEP_OPEN_MS);
       return { runId: String(runId), lead: Number(lead) === 1, dueInMs: Number(dueInMs) };
     },
-    /** Takes the burst of `runId` for its run once it is due: the last delivery's data, or how long to wait still. */
-    async take(ref: BurstRef, runId: string): Promise<Taken> {
+    /**
+     * Takes the burst of `runId` for its run once it is due: the job of its last delivery (its flow, trigger
+     * and input, unsealed with `real`), or how long to wait still.
+     */
+    async take(ref: BurstRef, runId: string, real: (record: ExecutionRecord) => Promise<ExecutionRecord>): Promise<Taken> {
       const [kind, value] = await r.weirDebounceTake(burstKey(ref), takenKey(runId), runId, KEEP_TAKEN_MS);
       if (Number(kind) === 0) return { kind: 'wait', ms: Number(value) };
-      return Number(kind) === 1 ? { kind: 'run', data: String(value) } : { kind: 'gone' };
+      if (Number(kind) !== 1) return { kind: 'gone' };
+      const { record, sealed, workflow } = JSON.parse(String(value)) as Data;
+      const { input } = await real(withSealed(record, sealed));
+      return { kind: 'run', job: { executionId: runId, workflow, input, trigger: record.trigger } };
     },
     /** Forgets a taken burst's data once the run's job holds it. */
     async forget(runId: string): Promise<void> {

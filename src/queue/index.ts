@@ -9,8 +9,7 @@ import { createReplies } from './replies.js';
 import type { Expressions } from '../expr/index.js';
 import { createGate, type Gate } from './gate.js';
 import { createLetIn, createRedisLanes } from './lanes.js';
-import { createRedisBursts, type RedisBursts } from './bursts.js';
-import { withSealed } from '../resources/executions/stored.js';
+import { burstOf, createRedisBursts, type RedisBursts } from './bursts.js';
 import type { BurstDelivery, ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 
 export type * from './types.js';
@@ -180,16 +179,17 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       const job = await queue.getJob(executionId);
       if (!job) return null;
       const data = job.data as RunJob;
+      const burst = burstOf(data);
       const state = await job.getState();
       const waiting = WAITING_STATES.has(state);
       // A burst's run goes with its burst, even from a worker's hands (it is looking at the burst's time):
       // the next delivery opens another burst, and that worker, finding none, does not run it.
-      if (data.debounce && (waiting || state === 'active')) await bursts.drop({ flowId: data.workflow.id, key: data.debounce.key }, executionId);
+      if (burst && (waiting || state === 'active')) await bursts.drop(burst, executionId);
       if (!waiting) return state === 'active' ? 'started' : null;
       // A worker may take the job between the state read and the removal: BullMQ then refuses (locked).
       if (!(await job.remove().then(() => true, () => false))) return 'started';
       // A job parked by its flow's rules leaves its place in line (or the place handed to it) to the next.
-      if (!data.debounce && gate.applies(data)) await gate.leave(data);
+      if (!burst && gate.applies(data)) await gate.leave(data);
       const record = await finish(data);
       // No worker will reply for a job taken back, so the host waiting for it is told here. The execution is
       // cancelled even when the message cannot go out: that caller is then answered by its timeout.
@@ -200,11 +200,10 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       return (await open()).gate.admit(job, run);
     },
     async debounce(delivery, stored) {
-      const { record, sealed, workflow, key, periodMs, maxWaitMs } = delivery;
+      const { record, workflow, key } = delivery;
       try {
         const { queue, bursts } = await open();
-        const data = JSON.stringify({ record, sealed, workflow });
-        const { runId, lead, dueInMs } = await bursts.deliver({ flowId: workflow.id, key }, record.id, periodMs, maxWaitMs, data);
+        const { runId, lead, dueInMs } = await bursts.deliver(delivery);
         await stored({ runId, lead });
         // A no-op once the run's job is stored (the same job id); made here by every delivery so a burst whose
         // first delivery's host died before storing it still runs. Its delay is only the first look: a worker
@@ -236,12 +235,6 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
   };
 
   function startWorker(work: WorkOptions, { Worker, DelayedError, connect, gate, bursts }: Opened): Worker {
-    /** The job of a burst's run from the burst's data: its last delivery's flow, trigger and input (unsealed). */
-    const burstJob = async (runId: string, text: string): Promise<RunJob> => {
-      const { record, sealed, workflow } = JSON.parse(text) as Pick<BurstDelivery, 'record' | 'sealed' | 'workflow'>;
-      const real = await work.real(withSealed(record, sealed));
-      return { executionId: runId, workflow, input: real.input, trigger: record.trigger };
-    };
     /**
      * Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error.
      * The final record continues the execution's checkpoint, which keeps what ran and removes the open entry
@@ -259,7 +252,7 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       async (job, token) => {
         let data = job.data;
         const reply = (r: Parameters<typeof replies.send>[1]) => replies.send(data.replyTo, r).catch(work.onError);
-        const burst = data.debounce ? { flowId: data.workflow.id, key: data.debounce.key } : null;
+        const burst = burstOf(data);
         // Idempotent by execution id: a job retried after its worker died mid-ack is answered from the record.
         // A first attempt of a freshly made id has no record to find; ids made elsewhere (an idempotency
         // key's) may name an execution whose job is long gone, so those are always looked up, as is a burst's
@@ -276,7 +269,7 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
         }
         if (burst) {
           // A later delivery moved the burst's time: parked again until then, holding no worker slot.
-          const taken = await bursts.take(burst, data.executionId);
+          const taken = await bursts.take(burst, data.executionId, work.real);
           if (taken.kind === 'wait') {
             await job.moveToDelayed(Date.now() + taken.ms, token);
             throw new DelayedError();
@@ -285,7 +278,7 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
           if (taken.kind === 'gone') return { status: 'cancelled' };
           // From here on the job is a plain one of the burst's last input (a stall's retry, a park, a cancel
           // read it as it reads any job), lined up in its flow's lanes as it would be when enqueued.
-          data = await burstJob(data.executionId, taken.data);
+          data = taken.job;
           await job.updateData(data);
           await bursts.forget(data.executionId);
           if (gate.applies(data)) await gate.arrive(data);
