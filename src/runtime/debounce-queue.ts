@@ -1,7 +1,8 @@
 import type { Expressions } from '../expr/index.js';
 import type { ExecutionRecord, Masker } from '../flow/types.js';
 import type { ExecutionQueue } from '../queue/index.js';
-import { newExecutionId } from '../resources/executions/ids.js';
+import { WeirError } from '../errors.js';
+import { newExecutionId, startTimeOf } from '../resources/executions/ids.js';
 import type { Executions } from '../resources/executions/index.js';
 import { sealedOf, withSealed } from '../resources/executions/stored.js';
 import type { Debouncer } from './debounce.js';
@@ -10,7 +11,7 @@ import { createDebounceRule, debounceOf, isDebounced } from './debounce-rule.js'
 /** Options of {@link createQueueDebouncer}. */
 export interface QueueDebouncerOptions {
   queue: Pick<ExecutionQueue, 'debounce'>;
-  executions: Pick<Executions, 'open' | 'save'>;
+  executions: Pick<Executions, 'open' | 'save' | 'get'>;
   /** Masks the secrets in what a delivery stores (its record, and the input its burst may run with). */
   masker(): Promise<Masker>;
   expressions: Pick<Expressions, 'template'>;
@@ -36,6 +37,12 @@ export function createQueueDebouncer(options: QueueDebouncerOptions): Debouncer 
 
     async deliver(event) {
       const { periodMs, maxWaitMs, key } = rule.of(debounceOf(event.flow)!, event.input);
+      // An id made elsewhere (an idempotency key's) may come again, to another host: once delivered, it stays
+      // what it became rather than join the burst a second time with an older input.
+      if (event.executionId && startTimeOf(event.executionId) === null) {
+        const seen = await executions.get(event.executionId).catch((err) => (err instanceof WeirError && err.code === 'NOT_FOUND' ? null : Promise.reject(err)));
+        if (seen) return { id: seen.id, status: seen.status, ...(seen.debouncedInto ? { debouncedInto: seen.debouncedInto } : {}) };
+      }
       const { flow } = event;
       const at = new Date().toISOString();
       const record: ExecutionRecord = {

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { createWeir, type Weir } from '../../src/index.js';
 import type { ExecutionRecord } from '../../src/flow/types.js';
 import { flow } from '../_utils.js';
-import { recordingServer, type Call } from '../runtime/_admission.js';
+import { maxOverlap, recordingServer, type Call } from '../runtime/_admission.js';
 import { clusterConfig, clusterHome, dropRedisPrefix, MASTER_KEY, REDIS_URL, startHost, uniqueName, until, type RunningHost } from './_scale.js';
 
 const prefix = uniqueName('debq');
@@ -33,9 +33,9 @@ test.after(async () => {
 });
 
 /** Publishes webhook (answers at once) -> http_request POST {key, n, id: "<host tag> <execution id>"} with settings.debounce. */
-async function publish(name: string, url: string, debounce: Record<string, string>): Promise<{ id: string; token: string }> {
+async function publish(name: string, url: string, debounce: Record<string, string>, more: { settings?: Record<string, unknown>; trigger?: Record<string, unknown> } = {}): Promise<{ id: string; token: string }> {
   const call = { id: 'http_request-1', type: 'http_request', config: { method: 'POST', url, body: { key: '{{ $input.body.key }}', n: '{{ $input.body.n }}', id: '{{ $env.WEIR_HOST_TAG }} {{ $execution.id }}' } } };
-  const config = { ...flow({ type: 'webhook_trigger' }, [call], [{ id: 'e1', source: 'webhook_trigger-1', target: 'http_request-1' }]), settings: { debounce } };
+  const config = { ...flow({ type: 'webhook_trigger', config: more.trigger ?? {} }, [call], [{ id: 'e1', source: 'webhook_trigger-1', target: 'http_request-1' }]), settings: { debounce, ...more.settings } };
   const created = await observer.workflows.create(name, undefined, { config: config as never, publish: true });
   return { id: created.id, token: created.webhookToken! };
 }
@@ -126,6 +126,61 @@ test('two keys debounce independently: interleaved over two hosts, one run per k
       const into = runs.get(r.debouncedInto!)!;
       assert.is((into.input as any).body.key, (r.input as any).body.key, "debounced into its own key's run");
     }
+  } finally {
+    await server.close();
+  }
+});
+
+test('with a concurrency limit too: each key\'s burst runs once, then waits its turn in the flow\'s lane (one at a time)', async () => {
+  const server = await recordingServer(700);
+  try {
+    const { token } = await publish('debounce-and-limit', server.url, { period: '1s', key: '{{ $input.body.key }}' }, { settings: { concurrency: { limit: 1 } } });
+    const answers = [];
+    for (let n = 0; n < 9; n++) answers.push(await deliver(n % 2 ? hostB : hostA, token, { key: ['a', 'b', 'c'][n % 3], n }));
+    await ended(answers.map((a) => a.executionId));
+    assert.equal(server.calls.map((c) => `${c.key}/${c.n}`).sort(), ['a/6', 'b/7', 'c/8']);
+    assert.is(maxOverlap(server.calls), 1, 'the three runs, due together, ran one at a time');
+    assert.is((await observer.executions.open.list()).length, 0, 'no queued entry is left');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a caller that waits for the flow is answered 202 at once, by either host: queued for the run, debounced for the others', async () => {
+  const server = await recordingServer();
+  try {
+    const { token } = await publish('waiting-caller', server.url, { period: '500ms' }, { trigger: { respondImmediately: false } });
+    const post = (host: RunningHost, n: number) => fetch(`${host.url}/trigger/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'w', n }) });
+    const first = await post(hostA, 1);
+    const second = await post(hostB, 2);
+    const [a, b] = [await first.json(), await second.json()];
+    assert.is(first.status, 202);
+    assert.equal(a, { executionId: first.headers.get('x-execution-id'), status: 'queued' });
+    assert.is(second.status, 202);
+    assert.equal(b, { executionId: second.headers.get('x-execution-id'), status: 'debounced', debouncedInto: a.executionId });
+    await until('the run', async () => (await record(a.executionId))?.status === 'success', 15_000, 100);
+    assert.equal(server.calls.map((c) => c.n), [2]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a delivery sent again to the other host under its Idempotency-Key stays what it became: it does not join the burst twice', async () => {
+  const server = await recordingServer();
+  try {
+    const { token } = await publish('idempotent', server.url, { period: '2s' });
+    const post = async (host: RunningHost, n: number, key?: string) => {
+      const res = await fetch(`${host.url}/trigger/${token}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) }, body: JSON.stringify({ key: 'i', n }) });
+      assert.is(res.status, 200);
+      return ((await res.json()) as { executionId: string }).executionId;
+    };
+    const run = await post(hostA, 0);
+    const once = await post(hostB, 1, 'dup-1');
+    const last = await post(hostA, 2);
+    assert.is(await post(hostA, 1, 'dup-1'), once, 'the same execution');
+    await ended([run, once, last]);
+    assert.equal(server.calls.map((c) => c.n), [2], 'the run kept the last input');
+    assert.is((await record(once))?.debouncedInto, run);
   } finally {
     await server.close();
   }
