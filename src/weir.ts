@@ -133,8 +133,8 @@ export interface Weir {
    */
   executeFlow<T = unknown>(nameOrId: string, input?: unknown): Promise<T>;
   /**
-   * Waiting executions (`wait` nodes): stored with their wake times; a started host wakes them and answers
-   * their resume URLs.
+   * Waiting executions (`wait` nodes, approvals): stored with their wake times; a started host wakes them and
+   * answers their resume and approval URLs; `approve(id, decision)` decides an approval wait.
    */
   readonly waits: Waits;
   /** Redis coordination of several hosts (schedule fire-time claims, publish propagation); null on one host. */

@@ -43,7 +43,8 @@ export function dueOf(record: ExecutionRecord, nodeId: string): Due | null {
 /**
  * Ends waits: `wake(key)` reads the execution's open entry and, when that node still waits (and the
  * execution is not already running here), claims the wait and runs the execution on through the limiter
- * with the wake (its input for a time wait, the call's data or a TIMEOUT for a webhook wait). The index entry
+ * with the wake (its input for a time wait, the call's data or a TIMEOUT for a webhook wait, the decision for an
+ * approval wait, which goes once the run is stored). The index entry
  * goes only once that run stored its next state, so a crash in between wakes it again; an entry whose
  * execution no longer waits there (finished, cancelled, woken by another host) is just dropped.
  * @example

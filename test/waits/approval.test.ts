@@ -125,6 +125,21 @@ test('$execution.approvalUrl: a call approves (once), a query approve=false with
   assert.equal(lines(file), ['asked', 'approved', 'asked', 'denied']);
 });
 
+test('a Code node reads $execution.approvalUrl too; a denial in a JSON body', async () => {
+  const c = chain('manual_trigger', [
+    { type: 'code', id: 'code-1', config: { code: 'return { url: $execution.approvalUrl, id: $execution.id }' } },
+    { type: 'ask_approval', id: 'ask_approval-1', config: { tool: 'publish_post' } },
+  ]);
+  await publish(host.weir, 'code-url', { type: 'manual_trigger' }, c.nodes, c.edges);
+  const r = await host.weir.run('code-url', {}, { published: true });
+  assert.is(r.status, 'waiting');
+  const data = r.nodes['code-1'].data as { url: string; id: string };
+  assert.is(data.id, r.id);
+  const res = await send(local(data.url), { method: 'PUT', body: JSON.stringify({ approve: false }), headers: { 'content-type': 'application/json' } });
+  assert.equal(res.json, { executionId: r.id, approved: false, tool: 'publish_post', applied: true });
+  assert.equal((await ended(r.id)).result, { approval: { approved: false }, progress: { asked: 'publish_post' } });
+});
+
 test('a call to $execution.approvalUrl before the wait is reached is kept and decides it when reached', async () => {
   const file = marks();
   const c = chain('webhook_trigger', [
