@@ -42,9 +42,10 @@ test('a waiting approval shows the tool and its input; Approve runs the node aga
   assert.equal(ui.errors, []);
 });
 
-test('Deny with a reason: the denial and its reason reach the node', async () => {
+test('Deny with a reason: the listed execution says what it waits for; the denial and its reason reach the node', async () => {
   const id = await waiting(8);
-  const page = await ui.open(host, `#/executions/${id}`);
+  const page = await ui.open(host, `#/flows/${(await ready).id}/executions`);
+  await page.locator(`tr.exec-row[data-execution-id="${id}"]`, { hasText: 'Waiting for approval of refund' }).click();
   const note = page.getByRole('region', { name: 'Approval' });
   await note.getByLabel('Reason').fill('order already refunded');
   await note.getByRole('button', { name: 'Deny' }).click();

@@ -5,7 +5,7 @@ import { ErrorNote } from '../ui/parts.js';
 import type { Inspected } from './record.js';
 
 /** The tool call a waiting execution waits to have approved (a node's `wait` of kind `approval`), if any. */
-export function waitingApproval(record: Inspected): { nodeId: string; tool: string; input: unknown; since: string | null } | undefined {
+export function waitingApproval(record: Pick<Inspected, 'status' | 'nodes'>): { nodeId: string; tool: string; input: unknown; since: string | null } | undefined {
   if (record.status !== 'waiting') return undefined;
   for (const [nodeId, node] of Object.entries(record.nodes)) {
     if (node.status === 'waiting' && node.wait?.kind === 'approval') return { nodeId, tool: String(node.wait.tool), input: node.wait.input, since: node.startedAt };
