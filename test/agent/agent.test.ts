@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWeir } from '../../src/index.js';
-import { tmpDir } from '../host/_helpers.js';
+import { tmpDir, until } from '../host/_helpers.js';
 import { agentRecord, agentWeir, publishAgentFlow, publishToolFlow, recordingServer } from './_agent.js';
 
 const ORDER_PARAMS = [{ name: 'orderId', type: 'string', required: true }, { name: 'note', type: 'string' }];
@@ -131,6 +131,38 @@ test('a tool flow that fails, or an input its inputParams refuse, is the tool re
     const answers = model.requests[1].body.messages.filter((m: any) => m.role === 'tool');
     assert.equal(answers.map((a: any) => a.tool_call_id), ['bad', 'boom']);
     assert.match(answers[1].content, /the ledger is closed/);
+  } finally {
+    await close();
+  }
+});
+
+test('a tool flow that waits makes the agent wait, and its result reaches the model once it ends', async () => {
+  const { weir, model, close } = await agentWeir('openai', ({ n }) => (n === 0 ? { toolCalls: [{ name: 'slow', input: {} }] } : { text: 'done waiting' }));
+  try {
+    await weir.workflows.create('slow', undefined, {
+      config: {
+        nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', config: {} }, { id: 'wait-1', type: 'wait', config: { for: '300ms' } }, { id: 'set-1', type: 'set', config: { values: { waited: true } } }],
+        edges: [{ id: 'e1', source: 'manual_trigger-1', target: 'wait-1' }, { id: 'e2', source: 'wait-1', target: 'set-1' }],
+        variables: {},
+        metadata: {},
+      } as any,
+      publish: true,
+    });
+    const { id } = await publishAgentFlow(weir, 'ask-slow', { agent: 'assistant', prompt: 'go', tools: ['slow'] });
+    // The timer of stored waits, as `weir serve` starts it.
+    void weir.waits.start();
+    const first = await weir.run(id, {}, { published: true });
+    assert.is(first.status, 'waiting', JSON.stringify(first.error));
+    assert.is(model.requests.length, 1);
+    const ended = await until(async () => {
+      const r = await weir.executions.get(first.id);
+      return r.status !== 'waiting' && r.status !== 'running' && r;
+    }, 20_000, 'the agent to go on once the tool flow ended');
+    assert.is(ended.status, 'success', JSON.stringify(ended.error));
+    const data = agentRecord(ended).data;
+    assert.equal(data.toolCalls, [{ name: 'slow', input: {}, output: { waited: true } }]);
+    assert.is(data.text, 'done waiting');
+    assert.is(model.requests.length, 2);
   } finally {
     await close();
   }
