@@ -25,6 +25,26 @@ export interface ProviderConfig {
 }
 
 /**
+ * The language model of agent nodes (`providers.llm`). `baseUrl` is the server's origin (optionally with a
+ * path prefix); the driver adds `/v1/...` unless the URL already ends in `/v1`, so both
+ * `http://127.0.0.1:11434` and the `http://127.0.0.1:11434/v1` of Ollama's docs work.
+ */
+export interface LlmConfig {
+  /** `openai`: the chat-completions wire format (OpenAI, Ollama, vLLM, llama.cpp, LM Studio); `anthropic`: the Messages API. */
+  driver: 'openai' | 'anthropic';
+  /** Default `https://api.openai.com` / `https://api.anthropic.com`. */
+  baseUrl?: string;
+  /** The model agent nodes use unless a node sets its own. */
+  model: string;
+  /** How long one model call may take (default 120000). */
+  timeoutMs?: number;
+  /** How many times a call answered 429 or 5xx is retried, honouring `Retry-After` (default 3). */
+  maxRetries?: number;
+  /** The most tokens one answer may take: Anthropic's required `max_tokens` (default 4096); sent to openai servers only when set. */
+  maxTokens?: number;
+}
+
+/**
  * The shape of `weir.config.json` in the home directory (`schema/config.schema.json`, exported as
  * `weir/schema/config.schema.json`, says the same for editors). Every field is optional; unknown keys are
  * refused everywhere but inside a storage mount.
@@ -66,7 +86,7 @@ export interface WeirConfig {
    * threads run Code nodes (default: the number of cores).
    */
   sandbox?: { cpuMs?: number; memoryMb?: number; workers?: number; maxOutputBytes?: number };
-  providers?: { voice?: 'local' | 'elevenlabs'; elevenlabs?: ProviderConfig; twilio?: ProviderConfig };
+  providers?: { voice?: 'local' | 'elevenlabs'; elevenlabs?: ProviderConfig; twilio?: ProviderConfig; llm?: LlmConfig };
   project?: { id?: string; remote?: string; branch?: string; username?: string };
   /** Durable trigger deliveries: how many times one may crash the host before it is not replayed (default 3). */
   intake?: { maxCrashes?: number };

@@ -21,6 +21,8 @@ export interface WeirEvents {
   'execution:end': { executionId: string; workflowId: string; workflowName: string; trigger: string; status: string; startedAt: string; finishedAt: string | null; error?: { code: string; message: string; status?: number; node?: string } };
   'node:start': { executionId: string; workflowId: string; nodeId: string; type: string; startedAt: string };
   'node:end': { executionId: string; workflowId: string; nodeId: string; type: string; status: string; startedAt: string | null; finishedAt: string | null; error?: { code: string; message: string } };
+  /** A node reported the tokens one language-model call took (`ctx.recordUsage`; emitted only while something listens, e.g. the metrics). */
+  'llm:usage': { executionId: string; workflowId: string; workflowName: string; nodeId: string; model: string; promptTokens: number; completionTokens: number; totalTokens: number };
   'execution:log': { executionId: string; workflowId: string; nodeId: string; level: NodeLogLevel; message: string; data?: unknown };
   /** A flow's webhook capture session changed (listening, captured, or back to idle). */
   'webhook:capture': { id: string; state: 'listening' | 'captured' | 'idle' };

@@ -239,6 +239,23 @@ export const components = {
       handle: { description: 'the handle a branching node left by, or the handles of a fan-out (a switch of mode `all`)', anyOf: [string, { type: 'array', items: string }] },
       wait: { type: 'object' },
       progress: { description: 'Of a `running` node: how far it got (a foreach: the sub-flow runs started and the entries of those that ended).' },
+      usage: ref('Usage'),
+    },
+  },
+  TokenCounts: {
+    type: 'object',
+    required: ['promptTokens', 'completionTokens', 'totalTokens'],
+    properties: { promptTokens: { type: 'integer' }, completionTokens: { type: 'integer' }, totalTokens: { type: 'integer' } },
+  },
+  Usage: {
+    type: 'object',
+    description: "Language-model tokens a node (an `agent`) reported, or an execution's nodes in all: the sums and the same by model.",
+    required: ['promptTokens', 'completionTokens', 'totalTokens', 'byModel'],
+    properties: {
+      promptTokens: { type: 'integer' },
+      completionTokens: { type: 'integer' },
+      totalTokens: { type: 'integer' },
+      byModel: { type: 'object', additionalProperties: ref('TokenCounts') },
     },
   },
   ExecutionStatus: { type: 'string', enum: ['queued', 'running', 'waiting', 'success', 'error', 'cancelled', 'debounced'] },
@@ -269,6 +286,7 @@ export const components = {
       parentExecutionId: { type: 'string', description: 'The execution that started this one (a `call_flow` node of it: `parentNodeId`).' },
       parentNodeId: { type: 'string', description: 'The node of the parent execution that started this one.' },
       children: { type: 'array', description: 'The executions this one started, in the order they started.', items: ref('ChildExecution') },
+      usage: ref('Usage'),
       errorFlow: {
         type: 'object',
         description: 'Of a failed execution whose flow has `settings.errorFlow`: the error flow execution it started (`executionId`), or why none ran (`problem`).',

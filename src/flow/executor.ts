@@ -241,8 +241,9 @@ export function createExecutor({ nodes, expressions, bus, services, env, checks 
  * A retry is a new execution instead: its own id, start and first attempt, against the config it is given.
  */
 function resumedRecord(stored: ExecutionRecord, options: RunOptions, at: string): ExecutionRecord {
-  // The error flow a failure started is that failure's, not the new run's.
-  const { error: _error, errorFlow: _errorFlow, ...rest } = stored;
+  // The error flow a failure started is that failure's, not the new run's; the usage is summed again by the
+  // walk from the node records it takes over and the nodes that run.
+  const { error: _error, errorFlow: _errorFlow, usage: _usage, ...rest } = stored;
   if (options.retryOf) {
     // A retry is started by hand: no one's child, and the children of the run it retries stay that run's.
     const { attempts: _a, resumedAt: _r, rerunOf: _o, hash: _h, draft: _d, parentExecutionId: _p, parentNodeId: _n, children: _c, underErrorFlow: _u, ...kept } = rest;

@@ -63,6 +63,20 @@ export interface NodeRecord {
   wait?: WaitInfo;
   /** Of a `running` (or `children`-waiting) node: how far it got (`ctx.saveProgress`), handed back to it when it runs again. */
   progress?: unknown;
+  /** The language-model tokens the node reported (`ctx.recordUsage`), when it reported any. */
+  usage?: UsageRecord;
+}
+
+/** Tokens a language model took: prompt (input), completion (output) and their sum. */
+export interface TokenCounts {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** The tokens a node or an execution took in all, and the same by model. */
+export interface UsageRecord extends TokenCounts {
+  byModel: Record<string, TokenCounts>;
 }
 
 /** One execution, as stored in `cloud:executions` and returned by `weir.run`. */
@@ -110,6 +124,11 @@ export interface ExecutionRecord {
    * names it as its error flow cannot loop.
    */
   underErrorFlow?: string;
+  /**
+   * The language-model tokens its nodes took, when any reported some: the sum of the nodes' `usage` in
+   * {@link nodes} (a resumed or retried run counts the records it took over, as they stand in it).
+   */
+  usage?: UsageRecord;
   /** Of a `queued` execution: the setting it waits for (`concurrency` or `rateLimit`) and its key's value (null without a key). */
   queuedFor?: { rule: 'concurrency' | 'rateLimit' | 'debounce'; key: string | null };
 }

@@ -8,7 +8,8 @@ import { runWithPolicy } from './policy.js';
 import { onAbort } from '../util/abort.js';
 import { NodeLogs } from './node-logs.js';
 import { Suspend } from './suspend.js';
-import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState } from './types.js';
+import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState, TokenCounts, UsageRecord } from './types.js';
+import { addUsage, addUsageRecord, copyUsage, tokenCounts } from './usage.js';
 import type { ExecutionTrace } from '../observe/traces.js';
 
 /** What a walk needs besides the graph and the run. */
@@ -38,6 +39,12 @@ export interface WalkResult {
   waiting: number;
 }
 
+/** The tokens the nodes of a walk reported (`ctx.recordUsage`), by node index, until their records are written. */
+interface Tokens {
+  add(index: number, model: string, counts: TokenCounts): void;
+  of(index: number): UsageRecord | undefined;
+}
+
 /** A node's context: a class so `signal` is a getter on the prototype (see `Run` in executor.ts for why). */
 class Context implements NodeContext {
   env: NodeContext['env'];
@@ -56,6 +63,8 @@ class Context implements NodeContext {
     public progress: unknown,
     readonly startedAt: string,
     readonly woken: readonly string[] | undefined,
+    readonly index: number,
+    readonly tokens: Tokens,
   ) {
     this.env = run.env;
     this.services = deps.services;
@@ -65,7 +74,8 @@ class Context implements NodeContext {
   }
 
   saveProgress(progress: unknown): Promise<void> {
-    this.#run.record.nodes[this.node.id] = { data: null, status: 'running', startedAt: this.startedAt, finishedAt: null, progress };
+    const usage = this.tokens.of(this.index);
+    this.#run.record.nodes[this.node.id] = { data: null, status: 'running', startedAt: this.startedAt, finishedAt: null, progress, ...(usage ? { usage } : {}) };
     // A store that fails is left to the next one, as the walk's own checkpoints are.
     return Promise.resolve(this.#deps.checkpoint?.()).catch(() => {});
   }
@@ -76,6 +86,10 @@ class Context implements NodeContext {
 
   onCancel(fn: () => void): () => void {
     return this.#run.onCancel(fn);
+  }
+
+  recordUsage(model: string, usage: TokenCounts): void {
+    this.tokens.add(this.index, String(model), usage);
   }
 }
 
@@ -130,6 +144,24 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   let waiting = 0;
   let finish!: (v: WalkResult) => void;
   const done = new Promise<WalkResult>((resolve) => (finish = resolve));
+  // Made on the first report: a walk of nodes that call no model holds no usage at all.
+  let usages: Array<UsageRecord | undefined> | undefined;
+  const tokens: Tokens = {
+    add(index, model, counts) {
+      const c = tokenCounts(counts);
+      usages ??= new Array(nodes.length);
+      usages[index] = addUsage(usages[index], model, c);
+      run.record.usage = addUsage(run.record.usage, model, c);
+      if (hasListeners(deps.bus, 'llm:usage')) emitSafely(deps.bus, 'llm:usage', { executionId, workflowId, workflowName: run.record.workflowName, nodeId: nodes[index].info.id, model, ...c });
+    },
+    of: (index) => usages?.[index],
+  };
+  /** A node that goes on from an earlier run of this execution (its progress, its wait) keeps the tokens it took then. */
+  const carryUsage = (index: number, usage: UsageRecord) => {
+    usages ??= new Array(nodes.length);
+    usages[index] = copyUsage(usage);
+    run.record.usage = addUsageRecord(run.record.usage, usage);
+  };
 
   // Several predecessors: the input is an object of their data by node id; one: its data as is, also when it
   // delivers over two edges into the node.
@@ -167,6 +199,8 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
 
   function record(node: GraphNode, rec: NodeRecord, handle: NodeRecord['handle']) {
     if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
+    const used = usages?.[node.index];
+    if (used) rec.usage = used;
     if (handle !== undefined) rec.handle = handle;
     const lines = logs[node.index];
     if (lines) rec.logs = lines.lines();
@@ -181,6 +215,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   /** A node that finished in an earlier run of this execution: its record stands, its edges deliver again. */
   function replay(node: GraphNode, rec: NodeRecord) {
     records[node.info.id] = rec;
+    if (rec.usage) run.record.usage = addUsageRecord(run.record.usage, rec.usage);
     last = node.info.id;
     for (const e of node.out) settle(e.target, e.handle === undefined || takes(rec.handle, e.handle), node, rec.data);
   }
@@ -188,6 +223,8 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   function suspend(node: GraphNode, wait: Suspend['wait'], startedAt: string, progress = savedProgress(node)) {
     waiting++;
     const rec: NodeRecord = { data: null, status: 'waiting', startedAt, finishedAt: null, wait, ...(progress === undefined ? {} : { progress }) };
+    const used = usages?.[node.index];
+    if (used) rec.usage = used;
     records[node.info.id] = rec;
     trace?.endNode(node.index, rec);
     if (emitEnd) emitSafely(deps.bus, 'node:end', { executionId, workflowId, nodeId: node.info.id, type: node.info.type, status: 'waiting', startedAt, finishedAt: null });
@@ -231,6 +268,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     const id = node.info.id;
     const before = prior?.[id];
     if (before) {
+      if (before.usage && (before.status === 'running' || before.status === 'waiting') && !run.options.retryOf) carryUsage(node.index, before.usage);
       if (before.status === 'waiting') {
         // Another node's wait ended: this one keeps waiting for what it waited for (a time is not moved on).
         if (wake?.nodeId !== id) return suspend(node, before.wait!, before.startedAt!, before.progress);
@@ -258,6 +296,8 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
         (before?.status === 'running' || before?.status === 'waiting') && !run.options.retryOf ? before.progress : undefined,
         startedAt,
         before?.status === 'waiting' && wake?.nodeId === id ? wake.ended : undefined,
+        node.index,
+        tokens,
       );
       out = trace ? invokeTraced(trace, node, ctx) : invoke(node, ctx);
     } catch (err) {
@@ -296,7 +336,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     const attempt = (signal: AbortSignal) => {
       const saved = run.record.nodes[node.info.id];
       const progress = saved?.status === 'running' ? saved.progress : ctx.progress;
-      return exec({ ...ctx, signal, onCancel: (fn) => onAbort(signal, fn), progress, saveProgress: (p) => ctx.saveProgress(p) });
+      return exec({ ...ctx, signal, onCancel: (fn) => onAbort(signal, fn), progress, saveProgress: (p) => ctx.saveProgress(p), recordUsage: (m, u) => ctx.recordUsage(m, u) });
     };
     return runWithPolicy(policy, node.info.id, run.signal, attempt, (n, err) => {
       attempts[node.index] = n;

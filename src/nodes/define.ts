@@ -1,4 +1,4 @@
-import type { ExecutionFacade, NodeLogLevel } from '../flow/types.js';
+import type { ExecutionFacade, NodeLogLevel, TokenCounts } from '../flow/types.js';
 import type { NodeServices } from '../types/node-services.js';
 import type { JsonSchema } from '../util/json-schema.js';
 
@@ -40,6 +40,14 @@ export interface NodeContext<C = Record<string, unknown>> {
    * unread). Undefined on any other run, when the node must find out for itself.
    */
   woken?: readonly string[];
+  /**
+   * Adds the tokens one language-model call took to the node's `usage` and the execution's, by `model`, and
+   * counts them in `weir_llm_tokens_total`. Stored with the record's next checkpoint (`saveProgress`
+   * included), so tokens reported before a crash stay counted when the node resumes from its progress.
+   * @example
+   * ctx.recordUsage(turn.model, turn.usage)
+   */
+  recordUsage(model: string, usage: TokenCounts): void;
 }
 
 /** What a node type's documentation says: generated into docs/flows.md, `weir nodes` and the workflow schema. */

@@ -42,7 +42,7 @@ export interface Metrics {
  * The metrics of one weir instance, in a registry of its own (two instances in a process do not share one).
  * Nothing is loaded or counted until `start()` (a host starts it): a CLI command pays nothing. Then the
  * executor's end hook counts executions by workflow name and status and times them and their nodes, the
- * `webhook:answer` events count webhook answers by status, and gauges read the limiter, the intake backlog,
+ * `webhook:answer` events count webhook answers by status, `llm:usage` events the tokens nodes report, and gauges read the limiter, the intake backlog,
  * the wake index and the sandbox pool when scraped; prom-client adds the default process metrics.
  * @example
  * const metrics = createMetrics({ settings: config.metrics, bus, hooks: executor.hooks, limiter, intake: runtime.webhooks, waits, sandbox })
@@ -73,6 +73,7 @@ async function load({ settings, bus, hooks, limiter, intake, waits, sandbox }: M
   const executionTime = add(leanHistogram('weir_execution_duration_seconds', 'Time from an execution\'s start to its end (waits included), by workflow name', ['workflow'], EXECUTION_BUCKETS));
   const nodeTime = add(leanHistogram('weir_node_duration_seconds', 'Time a node took to run, by node type', ['type'], NODE_BUCKETS));
   const answers = add(leanCounter('weir_webhook_requests_total', 'Answers of /trigger/<token>, by HTTP status', ['code']));
+  const llmTokens = add(leanCounter('weir_llm_tokens_total', 'Language-model tokens nodes reported, by workflow name, model and kind (prompt or completion)', ['workflow', 'model', 'kind']));
   const answerTime = add(leanHistogram('weir_webhook_duration_seconds', 'Time from a webhook request reaching its route to its answer being ready', [], ANSWER_BUCKETS)).series([]);
   gauge('weir_executions_running', 'Executions running in this process', () => limiter.size - limiter.queued);
   gauge('weir_executions_queued', 'Executions waiting for a free slot in this process', () => limiter.queued);
@@ -103,6 +104,8 @@ async function load({ settings, bus, hooks, limiter, intake, waits, sandbox }: M
   };
   const nodeTypes = new Map<string, HistogramSeries>();
   const codes = new Map<number, CounterSeries>();
+  // By workflow label and model: the prompt and completion series.
+  const tokenSeries = new Map<string, { prompt: CounterSeries; completion: CounterSeries }>();
 
   const ended = (run: RunState): void => {
     const { record } = run;
@@ -129,8 +132,18 @@ async function load({ settings, bus, hooks, limiter, intake, waits, sandbox }: M
     count.inc();
     answerTime.observe(seconds);
   };
+  // Counted when reported, not when the execution ends: tokens spent before a wait or a crash are spent.
+  const used = ({ workflowName, model, promptTokens, completionTokens }: WeirEvents['llm:usage']) => {
+    const { label } = flowOf(workflowName);
+    const key = `${label}\n${model}`;
+    let series = tokenSeries.get(key);
+    if (!series) tokenSeries.set(key, (series = { prompt: llmTokens.series([label, model, 'prompt']), completion: llmTokens.series([label, model, 'completion']) }));
+    series.prompt.inc(promptTokens);
+    series.completion.inc(completionTokens);
+  };
   // First, and synchronous: counted before the record is stored, at no promise's cost.
   hooks['execution:end'].unshift(ended);
   bus.on('webhook:answer', answered);
+  bus.on('llm:usage', used);
   return registry;
 }

@@ -1,11 +1,13 @@
 import { WeirError } from '../errors.js';
 
-/** Secret names of the provider credentials (ElevenLabs key and webhook secret, Twilio SID and token). */
+/** Secret names of the provider credentials (ElevenLabs key and webhook secret, Twilio SID and token, language-model keys). */
 export const SECRET = {
   elevenlabsKey: 'ELEVENLABS_API_KEY',
   elevenlabsWebhook: 'ELEVENLABS_WEBHOOK_SECRET',
   twilioSid: 'TWILIO_ACCOUNT_SID',
   twilioToken: 'TWILIO_AUTH_TOKEN',
+  openaiKey: 'OPENAI_API_KEY',
+  anthropicKey: 'ANTHROPIC_API_KEY',
 } as const;
 
 /** Reads the organization secrets (`weir.secrets.values()`); an instance without a secrets manager has none. */

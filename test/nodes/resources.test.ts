@@ -78,7 +78,7 @@ test('save refuses bad resource node configs: spliced SQL, literal traversal key
 test('node run functions work on a library instance without a CLI', async () => {
   const weir = await createWeir({});
   const byType = new Map(builtinNodes.map((n) => [n.type, n]));
-  const ctx = (type: string, config: Record<string, unknown>) => ({ config, input: {}, node: { id: `${type}-1`, type }, env: {}, log: () => {}, signal: new AbortController().signal, onCancel: () => () => {}, services: weir, execution: {} as never, progress: undefined, saveProgress: async () => {} });
+  const ctx = (type: string, config: Record<string, unknown>) => ({ config, input: {}, node: { id: `${type}-1`, type }, env: {}, log: () => {}, signal: new AbortController().signal, onCancel: () => () => {}, services: weir, execution: {} as never, progress: undefined, saveProgress: async () => {}, recordUsage: () => {} });
   await weir.kv.init('ns');
   await byType.get('kv_set')!.run!(ctx('kv_set', { namespace: 'ns', key: 'k', value: 5 }));
   assert.is(await byType.get('kv_get')!.run!(ctx('kv_get', { namespace: 'ns', key: 'k' })), '5');

@@ -1,5 +1,5 @@
 import { WeirError } from '../../errors.js';
-import type { ExecutionRecord, ExecutionStatus } from '../../flow/types.js';
+import type { ExecutionRecord, ExecutionStatus, UsageRecord } from '../../flow/types.js';
 import type { ExecutionPage } from '../../types/executions.js';
 import { MAX_PAGE } from '../../resources/executions/cursor.js';
 import { record, table } from '../output.js';
@@ -218,15 +218,25 @@ const family = (r: ExecutionRecord): Record<string, string> => ({
 /** `alerts: exec_…`, or `alerts did not run: <why>`. */
 const errorFlowLine = (e: NonNullable<ExecutionRecord['errorFlow']>) => (e.executionId ? `${e.flow}: ${e.executionId}` : `${e.flow} did not run: ${e.problem}`);
 
+/** `1234 tokens (prompt 1000, completion 234) by gpt-4o-mini 1200, llama3.2 34`: one line of a usage record. */
+const usageLine = (u: UsageRecord): string => {
+  const models = Object.entries(u.byModel);
+  const by = models.length > 1 ? ` by ${models.map(([model, c]) => `${model} ${c.totalTokens}`).join(', ')}` : models.length ? ` by ${models[0][0]}` : '';
+  return `${u.totalTokens} tokens (prompt ${u.promptTokens}, completion ${u.completionTokens})${by}`;
+};
+
 /** What `workflows execution` prints of one execution. */
 export function executionResult(r: ExecutionRecord): CommandResult {
   const { queuedFor: _q, ...shown } = summary(r);
-  const head = record({ ...shown, status: statusText(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), ...family(r), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
+  const head = record({ ...shown, status: statusText(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), ...family(r), ...(r.usage ? { usage: usageLine(r.usage) } : {}), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
+  // The tokens column is there when a node reported usage (an agent): the other nodes' cells stay empty.
+  const tokens = Object.values(r.nodes).some((n) => n.usage);
   const nodes = Object.entries(r.nodes).map(([node, n]) => ({
     node,
     status: n.status,
     startedAt: n.startedAt,
     finishedAt: n.finishedAt,
+    ...(tokens ? { tokens: n.usage ? String(n.usage.totalTokens) : '' } : {}),
     data: n.error ? `error: ${clip(n.error.message)}` : clip(JSON.stringify(n.data) ?? ''),
   }));
   return { data: r, text: `${head}\n\nnodes:\n${table(nodes)}${nodeLogs(r)}\n\ninput:\n${json(r.input)}\n\nresult:\n${json(r.result)}` };
