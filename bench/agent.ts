@@ -38,7 +38,7 @@ try {
   await weir.workflows.create('stock', 'Stock of a SKU', { config: flow([trigger, { id: 'set-1', type: 'set', config: { values: { sku: '{{ $input.sku }}', inStock: true } } }]) as never, publish: true });
   const agentFlow = await weir.workflows.create('bench-agent', undefined, { config: flow([{ ...trigger, config: {} }, { id: 'agent-1', type: 'agent', config: { agent: 'assistant', prompt: 'Are sku-0 and sku-1 in stock?', tools: ['stock'] } }]) as never, publish: true });
   const plainFlow = await weir.workflows.create('bench-plain', undefined, { config: flow([{ ...trigger, config: {} }, { id: 'set-1', type: 'set', config: { values: { text: 'both in stock' } } }]) as never, publish: true });
-  const chat = createChatModel(llm as never, { OPENAI_API_KEY: 'sk-bench' });
+  const chat = createChatModel({ providers: { llm } } as never, { OPENAI_API_KEY: 'sk-bench' });
   const tools = [{ name: 'stock', description: 'Stock of a SKU', parameters: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } }];
 
   const viaAgent = async () => {

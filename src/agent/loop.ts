@@ -77,7 +77,6 @@ export async function runAgent(ctx: NodeContext<any>, run: AgentRun): Promise<Ag
   const progress: Progress = prior ?? { messages: [{ role: 'user', content: run.prompt }], toolCalls: [], usage: { ...ZERO }, steps: 0 };
   // The calls of a resumed run may have started before the crash: their executions are awaited, not started again.
   const resumed = new Set(prior?.pending?.map((p) => p.call.id));
-  const recordUsage = (ctx as { recordUsage?: (model: string, usage: Usage) => void }).recordUsage;
   for (;;) {
     for (const pending of progress.pending ?? []) {
       if (pending.done) continue;
@@ -98,7 +97,7 @@ export async function runAgent(ctx: NodeContext<any>, run: AgentRun): Promise<Ag
     }
     delete progress.pending;
     const turn = await ask(run, progress, ctx.signal);
-    recordUsage?.call(ctx, turn.model, turn.usage);
+    ctx.recordUsage(turn.model, turn.usage);
     progress.messages.push({ role: 'assistant', content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) });
     if (turn.toolCalls.length) {
       if (progress.steps >= run.maxSteps) throw maxStepsError(run.maxSteps, progress);

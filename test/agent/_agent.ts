@@ -15,7 +15,7 @@ export const llmConfig = (dialect: Dialect, model: ModelServer) => ({ providers:
 /** A weir whose model is a fake server answering with `reply`; its API key secret is set. */
 export async function agentWeir(dialect: Dialect, reply: (request: { body: any; n: number }) => Reply | Promise<Reply>, home = tmpDir('weir-agent-')) {
   const model = await modelServer(dialect, reply);
-  const weir = await createWeir({ home, config: llmConfig(dialect, model) as any, env: {} });
+  const weir = await createWeir({ home, config: llmConfig(dialect, model), env: {} });
   await weir.secrets.set(dialect === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY', 'sk-test');
   return {
     weir,
