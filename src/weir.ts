@@ -193,7 +193,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const voiceAgents = createVoiceAgents({ storage, config, workflows, secrets: () => secrets.values() });
   const capture = createCapture({ storage, workflows, bus });
   // `call_flow` runs through `run`, which needs the executor the services are given to.
-  const services: NodeServices = { sandbox, expressions, awaitExecution: createAwaitExecution({ bus, executions, cancel: (id) => cancel(id) }), network, kv, tables, objects, knowledge, agents, published: { find: (ref) => workflows.findPublished(ref), list: () => workflows.listPublished() }, chatModel: async () => createChatModel(config, await secrets.values()), run: (ref, input, runOptions) => run(ref, input, runOptions) };
+  const services: NodeServices = { sandbox, expressions, awaitExecution: createAwaitExecution({ bus, executions, cancel: (id) => cancel(id) }), network, kv, tables, objects, knowledge, agents, published: { find: (ref) => runtime.index.published(ref), list: () => workflows.listPublished() }, chatModel: async () => createChatModel(config, await secrets.values()), run: (ref, input, runOptions) => run(ref, input, runOptions) };
   // Cancel requests from other processes are looked for only while runs go here (`onBusy`).
   const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe: cloudProbe(storage, ['executions/cancel']), cluster });
   const running = createRunningExecutions({ onBusy: (busy) => cancelWatch.busy(busy) });
