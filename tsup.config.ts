@@ -12,7 +12,7 @@ const dts = !process.env.WEIR_OUT;
 rmSync(outDir, { recursive: true, force: true });
 // Loaded from the user's node_modules on first use, never bundled: the optional dependency (a native addon) and
 // the optional peer packages (src/util/optional.ts), which are also devDependencies that tsup would otherwise inline.
-const external = ['better-sqlite3', 'bullmq', 'esbuild', 'ioredis', 'pg', 'playwright-core'];
+const external = ['better-sqlite3', 'bullmq', 'esbuild', 'ioredis', 'pg', 'playwright-core', '@modelcontextprotocol/sdk'];
 
 // src/internal.ts is bundled once: the public entry (src/index.ts, which names what it takes from it) and the
 // adapters load it beside them (./internal.js or ./internal.cjs) rather than bundling a copy each, so there is

@@ -106,9 +106,9 @@ export function flow(trigger: { type: string; config?: Record<string, unknown> }
   };
 }
 
-/** A running `weir serve --port 0` child on the home (text or JSON output; extra `env` on top of ours): its URL, its output so far, and a signal to stop it. */
-export function startServe(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; output(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, '--home', home, 'serve', '--port', '0', ...args], { env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** A running `weir serve --port 0` child on the home (text or JSON output; extra `env` on top of ours; another built `cli` than ours): its URL, its output so far, and a signal to stop it. */
+export function startServe(home: string, args: string[] = [], env: Record<string, string> = {}, cli = CLI): Promise<{ url: string; child: ChildProcess; output(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }> {
+  const child = spawn(process.execPath, [cli, '--home', home, 'serve', '--port', '0', ...args], { env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   let out = '';
   return new Promise((resolve, reject) => {

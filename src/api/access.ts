@@ -20,12 +20,12 @@ export interface ApiAccess {
 
 /**
  * Lets a request through, or throws UNAUTHORIZED (401: no token) / FORBIDDEN (403: a wrong token, or
- * `authorize` said no).
+ * `authorize` said no). `what` names what is guarded, for the message.
  * @example
  * await checkAccess(req, { token: () => weir.interfaces.accessToken() })
  */
-export async function checkAccess(req: HostRequest, access: ApiAccess): Promise<void> {
-  if (!access.authorize) return requireToken(req, await access.token(), 'the management API');
+export async function checkAccess(req: HostRequest, access: ApiAccess, what = 'the management API'): Promise<void> {
+  if (!access.authorize) return requireToken(req, await access.token(), what);
   if (await access.authorize(req)) return;
-  throw new WeirError('FORBIDDEN', 'this request is not authorized to use the management API', { hints: ["the app embedding weir decides who may (its `authorize` option)"] });
+  throw new WeirError('FORBIDDEN', `this request is not authorized to use ${what}`, { hints: ["the app embedding weir decides who may (its `authorize` option)"] });
 }

@@ -17,6 +17,8 @@ export interface WorkflowSettings {
   rateLimit?: { limit: number; period: string; key?: string };
   /** Deliveries within `period` of the last one for a key collapse into one execution with the last input; `maxWait` bounds the delay. */
   debounce?: { period: string; key?: string; maxWait?: string };
+  /** `true`: `weir serve` offers the published flow as a tool at `/mcp` (MCP streamable HTTP, behind the host token). */
+  mcp?: boolean;
 }
 
 const DURATION = { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$', description: 'A duration: 500ms, 30s, 5m, 2h, 7d' } as const;
@@ -26,7 +28,7 @@ const LIMIT = { type: 'integer', minimum: 1 } as const;
 /** The JSON schema of `settings`: in the workflow schema, and what save checks a config's `settings` against. */
 export const SETTINGS_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'What happens around the executions of this flow: error flow, concurrency, rate limit, debounce',
+  description: 'What happens around the executions of this flow: error flow, concurrency, rate limit, debounce, MCP tool',
   properties: {
     errorFlow: { type: 'string', description: 'The published flow (name or id, trigger error_trigger) run when an execution of this flow ends in error' },
     concurrency: {
@@ -50,6 +52,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       required: ['period'],
       additionalProperties: false,
     },
+    mcp: { type: 'boolean', description: 'true: `weir serve` offers the published flow as a tool at /mcp (MCP streamable HTTP, host token); its inputParams are the tool\'s input schema' },
   },
   additionalProperties: false,
 };

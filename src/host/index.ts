@@ -58,7 +58,7 @@ export interface HostOptions {
    */
   onFlowsChanged?(): void;
   /**
-   * Decides who may use the management API (`/api/v1`) in place of the host access token: true lets the
+   * Decides who may use the management API (`/api/v1`), the Studio and `/mcp` in place of the host access token: true lets the
    * request in, false answers 403; throw `new WeirError('UNAUTHORIZED', ...)` to answer 401 (docs/api.md).
    */
   authorize?: Authorize;

@@ -40,6 +40,24 @@ export function validateInputParams(config: { inputParams?: unknown }): Problem[
   return params.flatMap((p, i) => (isObject(p) && (p.name === undefined || p.name === '') ? [{ path: `inputParams[${i}].name`, message: 'name is required' }] : []));
 }
 
+/**
+ * The JSON schema of an input object that declared params accept: each param a property of its type, the
+ * required ones `required`. Keys not declared are let through, as {@link checkInput} lets them through. This
+ * is the schema a flow offers as a tool (`/mcp`).
+ * @example
+ * inputParamsSchema([{ name: 'email', type: 'string', required: true }])
+ * // { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] }
+ */
+export function inputParamsSchema(params: InputParam[] | undefined): JsonSchema {
+  const list = params ?? [];
+  const required = list.filter((p) => p.required).map((p) => p.name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(list.map((p) => [p.name, { type: p.type }])),
+    ...(required.length ? { required } : {}),
+  };
+}
+
 /** Checks an input object against declared params; returns one message per problem. */
 export function checkInput(params: InputParam[] | undefined, input: unknown): string[] {
   if (!params?.length) return [];

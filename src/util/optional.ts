@@ -1,7 +1,7 @@
 import { WeirError } from '../errors.js';
 
 /** The optional peer packages: installed by the user only for the feature that needs them. */
-export type OptionalPackage = 'ioredis' | 'bullmq' | 'pg' | 'playwright-core' | 'esbuild';
+export type OptionalPackage = 'ioredis' | 'bullmq' | 'pg' | 'playwright-core' | 'esbuild' | '@modelcontextprotocol/sdk';
 
 /** True when `err` says that `pkg` itself (not something it imports) could not be found. */
 function isMissing(err: unknown, pkg: string): boolean {

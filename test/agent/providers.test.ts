@@ -8,6 +8,7 @@ import { checkConfig, type WeirConfig } from '../../src/config.js';
 import { createChatModel } from '../../src/agent/providers/index.js';
 import type { ChatModel, ModelRequest } from '../../src/agent/model.js';
 import { WeirError } from '../../src/errors.js';
+import { retryAfterMs } from '../../src/providers/http.js';
 import { makeHome, setSecrets, withWeir } from '../providers/_setup.js';
 import { modelServer, type ModelServer, type Reply } from './_model-server.js';
 
@@ -264,6 +265,23 @@ test('anthropic: a structured answer is asked for with a forced tool, and its in
     const list = await model.complete(ask('?', { output: { schema: { type: 'array', items: { type: 'number' } } } }));
     assert.is(list.text, '[1,2]');
   });
+});
+
+test('a Retry-After longer than a minute fails at once, saying how long the service asks to wait; HTTP-date Retry-After is read', async () => {
+  await withServer('openai', () => ({ status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'Rate limit reached for requests' } } }), async (server) => {
+    const model = await modelOf('openai', server);
+    const started = Date.now();
+    const err = await failure(model.complete(ask('Hi')));
+    assert.ok(Date.now() - started < 5_000);
+    assert.is(server.requests.length, 1);
+    assert.is(err.message, 'the model server refused POST /v1/chat/completions (429): Rate limit reached for requests');
+    assert.equal(err.hints, ['the model server asks to wait 3600s before trying again']);
+  });
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  assert.is(retryAfterMs(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }), now), 5000);
+  assert.is(retryAfterMs(new Headers({ 'retry-after': '1.5' }), now), 1500);
+  assert.is(retryAfterMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now), 250);
+  assert.is(retryAfterMs(new Headers({ 'retry-after': 'soon' }), now), undefined);
 });
 
 test('no providers.llm: the error says what to set; unknown driver and no key for the real service are config errors', async () => {

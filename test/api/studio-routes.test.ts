@@ -249,7 +249,7 @@ test("GET /node-types: every type of the instance's registry, a custom node's ow
     const schema = await get('/workflow-schema');
     assert.is(schema.status, 200);
     assert.ok(schema.json.$defs['node-shout'], 'a custom node type has its branch');
-    assert.equal(Object.keys(schema.json.properties.settings.properties), ['errorFlow', 'concurrency', 'rateLimit', 'debounce']);
+    assert.equal(Object.keys(schema.json.properties.settings.properties), ['errorFlow', 'concurrency', 'rateLimit', 'debounce', 'mcp']);
   } finally {
     await serving.close();
     await weir.close();

@@ -4,6 +4,7 @@ import type { WeirBus } from '../../events.js';
 import type { Runtime } from '../../runtime/index.js';
 import type { Interfaces } from '../../resources/interfaces/index.js';
 import type { Knowledge } from '../../resources/knowledge/index.js';
+import type { Workflows } from '../../resources/workflows/index.js';
 import type { VoiceAgents } from '../../resources/voice-agents/index.js';
 import { builtinTriggers, type TriggerDefinition, type TriggerRuntime } from '../../triggers/index.js';
 import type { WeirConfig } from '../../config.js';
@@ -13,6 +14,7 @@ import { interfaceRoutes } from './interfaces.js';
 import { knowledgeRoutes } from './knowledge.js';
 import { resumeRoutes } from './resume.js';
 import { metricsRoutes } from './metrics.js';
+import { mcpRoutes } from './mcp.js';
 import type { Metrics } from '../../observe/metrics.js';
 import type { Waits } from '../../types/waits.js';
 import { managementRoutes, type ApiDeps, type Authorize } from '../../api/index.js';
@@ -21,6 +23,8 @@ import { studioRoutes } from '../../studio/serve.js';
 /** What the routes use of a weir instance. */
 export interface RouteDeps extends Omit<ApiDeps, 'interfaces'> {
   config: WeirConfig;
+  /** The management API's, and the published flows (`/mcp` offers those with `settings.mcp: true`). */
+  workflows: ApiDeps['workflows'] & Pick<Workflows, 'listPublished'>;
   bus: WeirBus;
   runtime: ApiDeps['runtime'] & Pick<Runtime, 'webhooks' | 'events' | 'limiter' | 'dispatcher' | 'status'>;
   interfaces: Parameters<typeof interfaceRoutes>[0] & ApiDeps['interfaces'];
@@ -35,7 +39,7 @@ export interface RouteDeps extends Omit<ApiDeps, 'interfaces'> {
 
 /** How the host's guarded routes let requests in (`createHost` options). */
 export interface RouteAccess {
-  /** Decides in place of the host access token (management API). */
+  /** Decides in place of the host access token (management API, Studio, `/mcp`). */
   authorize?: Authorize;
 }
 
@@ -55,6 +59,8 @@ const coreGroups = {
   metrics: (d: RouteDeps) => (d.metrics ? metricsRoutes(d.metrics, d.interfaces, d.config.metrics?.public === true) : []),
   /** `/api/v1/*` (the management API and its OpenAPI document) */
   management: (d: RouteDeps, access: RouteAccess) => managementRoutes(d, { token: () => d.interfaces.accessToken(), authorize: access.authorize }),
+  /** `/mcp` (the flows with `settings.mcp: true` as MCP tools, behind the management API's access) */
+  mcp: (d: RouteDeps, access: RouteAccess) => mcpRoutes({ workflows: d.workflows, nodes: d.nodes, events: d.runtime.events }, { token: () => d.interfaces.accessToken(), authorize: access.authorize }),
   /** `GET /studio/*` (the Studio page, behind the management API's access) */
   studio: (d: RouteDeps, access: RouteAccess) => studioRoutes({ token: () => d.interfaces.accessToken(), authorize: access.authorize }),
 } satisfies Record<string, (deps: RouteDeps, access: RouteAccess) => Route[]>;
@@ -62,7 +68,7 @@ const coreGroups = {
 /** The groups of the given triggers' routes, in registry order, each once. */
 const groupsOf = (triggers: readonly TriggerDefinition[]) => [...new Set(triggers.flatMap((t) => Object.keys(t.routes ?? {})))];
 
-/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, `metrics`, `management`, `studio`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
+/** The name of a route group: `healthz`, `client`, `resume`, `interfaces`, `knowledge`, `metrics`, `management`, `mcp`, `studio`, or a trigger's (`webhooks`, `executions`, `api`, `telephony`). */
 export type RouteGroup = string;
 
 /** Every route group of the built-in triggers and the host, in match order. */

@@ -47,7 +47,7 @@ export interface WorkflowConfig {
   edges: FlowEdge[];
   variables?: Record<string, unknown>;
   metadata?: { description?: string; [key: string]: unknown };
-  /** Error flow, concurrency, rate limit and debounce: see {@link WorkflowSettings}. */
+  /** Error flow, concurrency, rate limit, debounce and the MCP tool: see {@link WorkflowSettings}. */
   settings?: WorkflowSettings;
 }
 

@@ -64,7 +64,7 @@ export function createInterfaceEvents(options: { nodes: Nodes; dispatcher: Dispa
       // Server-side code is the operator's own: it gets the record's error whole, not a caller's answer.
       const error = record.error ?? {};
       const code = error.code ?? (record.status === 'cancelled' ? 'CANCELLED' : 'EXECUTION_FAILED');
-      throw new WeirError('EXECUTION_FAILED', error.message ?? `execution ${record.status}`, { status: callerStatus(error) ?? 500, details: { executionId: record.id, code } });
+      throw new WeirError('EXECUTION_FAILED', error.message ?? `execution ${record.status}`, { status: callerStatus(error) ?? 500, details: { executionId: record.id, code, status: record.status } });
     },
 
     async call(ref, input) {

@@ -13,7 +13,7 @@ interface Props {
 }
 
 /**
- * The flow's settings, shown while no node is selected: error flow, concurrency, rate limit and debounce, as a
+ * The flow's settings, shown while no node is selected: error flow, concurrency, rate limit, debounce and MCP tool, as a
  * form made from their schema (the same form a node's config gets), each field with its save problems.
  */
 export function SettingsPanel({ config, schema, problems, onChange }: Props) {
