@@ -67,6 +67,7 @@ export async function runTool(ctx: NodeContext<any>, tool: AgentTool | undefined
   }
   const problems = isObject(call.input) ? checkInput(tool.params, call.input) : ['the input must be a JSON object'];
   if (problems.length) return failed('INVALID_INPUT', `invalid input for "${call.name}": ${problems.join('; ')}`);
+  if (ctx.execution.depth + 1 > MAX_CALL_DEPTH) return failed('RULE', `flows nest more than ${MAX_CALL_DEPTH} deep (does a tool flow run this agent?)`);
   const record = await flowRun(ctx, tool.flow.name, pending, resumed);
   if (record.status === 'waiting') return new Suspend({ kind: 'children', executionIds: [record.id] });
   if (record.status === 'success') return { content: text(record.result), output: record.result ?? null };
@@ -86,7 +87,6 @@ async function flowRun(ctx: NodeContext<any>, flow: string, pending: PendingCall
     void ctx.execution.adopt({ executionId: found.id, workflowId: found.workflowId, nodeId }, false);
     return found;
   }
-  if (depth > MAX_CALL_DEPTH) return { id, status: 'error', error: { code: 'RULE', message: `flows nest more than ${MAX_CALL_DEPTH} deep (does a tool flow run this agent?)` } } as ExecutionRecord;
   // The id was stored with the model's answer: the link to this execution is durable without a checkpoint of the child's own.
   const parent = { ...childOf(ctx.execution, nodeId), adopt: (child: ChildExecution) => ctx.execution.adopt(child, false) };
   return service(ctx, 'run')(flow, pending.call.input, { published: true, trigger: 'agent', signal: ctx.signal, depth, parent, executionId: id });
