@@ -9,7 +9,8 @@ import { createReplies } from './replies.js';
 import type { Expressions } from '../expr/index.js';
 import { createGate, type Gate } from './gate.js';
 import { createLetIn, createRedisLanes } from './lanes.js';
-import type { ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
+import { burstOf, createRedisBursts, type RedisBursts } from './bursts.js';
+import type { BurstDelivery, ExecutionRecord, QueueSettings, RunJob, RunOptions } from './types.js';
 
 export type * from './types.js';
 
@@ -20,6 +21,7 @@ const LET_IN = 'lanes:let-in';
 const FINISHED = new Set(['success', 'error', 'cancelled', 'debounced']);
 /** BullMQ job states before a worker takes the job. */
 const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+const JOB_OPTIONS = { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 3600, count: 10000 }, removeOnFail: { age: 7 * 86400 } };
 
 /** What a worker needs from the executor. */
 export interface WorkOptions {
@@ -38,6 +40,8 @@ export interface WorkOptions {
    */
   queued(job: RunJob, queuedFor: NonNullable<ExecutionRecord['queuedFor']>): Promise<void>;
   unqueued(executionId: string): Promise<void>;
+  /** A record stored masked with its real data sealed beside it, with the real data (a debounced burst's last delivery). */
+  real(record: ExecutionRecord): Promise<ExecutionRecord>;
 }
 
 /** What opening the queue gives: the BullMQ queue, the worker class and a connection maker. */
@@ -45,6 +49,8 @@ interface Opened {
   queue: Queue;
   /** The per-key lanes of flows with `settings.concurrency` or `settings.rateLimit`, shared by the workers. */
   gate: Gate;
+  /** The open bursts of flows with `settings.debounce`, shared by every host. */
+  bursts: RedisBursts;
   Worker: typeof import('bullmq').Worker;
   DelayedError: typeof import('bullmq').DelayedError;
   connect(): Redis;
@@ -78,6 +84,15 @@ export interface ExecutionQueue {
    * cluster) or its park delay passes, then asks again. Without rules, `run` starts at once.
    */
   admit<T>(job: Pick<RunJob, 'executionId' | 'workflow' | 'input'>, run: () => Promise<T>): Promise<T>;
+  /**
+   * Delivers an execution of a flow with `settings.debounce` (CONTRACT 20) to every host's burst of its key:
+   * the first delivery of a burst is its run, a job delayed until `period` after the burst's last delivery
+   * (at most `maxWait` after its first); a later one joins it, and the run takes its input. Which delivery
+   * leads and which input runs is decided in one Lua step in Redis, whichever hosts the deliveries reach.
+   * `stored` stores the delivery's own record (the run's `queued` one, or a `debounced` one) before the
+   * run's job is made sure of. Resolves with the run's id and whether it is this delivery's.
+   */
+  debounce(delivery: BurstDelivery, stored: (run: { runId: string; lead: boolean }) => Promise<void>): Promise<{ runId: string; lead: boolean }>;
   /** Loads BullMQ and opens the connection (a host does it at start, so a missing package fails there). */
   open(): Promise<void>;
   /** Starts taking jobs on this process with `concurrency` at once; resolves once the worker is made. */
@@ -124,13 +139,15 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       };
       const queue = new Queue(QUEUE_NAME, { connection: connect(), prefix });
       // A slot's lease lapses like a job's lock: a worker gone for `stalledMs` holds neither.
-      const lanes = createRedisLanes(connect(), `${prefix}:weir`, { leaseMs: stalledMs });
+      const coordination = connect();
+      const lanes = createRedisLanes(coordination, `${prefix}:weir`, { leaseMs: stalledMs });
       // A place handed over goes to a parked job, or to a woken execution waiting on some host.
       const promote = async (id: string) => {
         await cluster.publish(LET_IN, id);
         await (await queue.getJob(id))?.promote();
       };
-      return { queue, gate: createGate({ lanes, expressions, promote, letIn }), Worker, DelayedError, connect };
+      const bursts = createRedisBursts(coordination, `${prefix}:weir`);
+      return { queue, gate: createGate({ lanes, expressions, promote, letIn }), bursts, Worker, DelayedError, connect };
     })());
 
   const submit: ExecutionQueue['submit'] = async (request, { wait = true, waitMs } = {}) => {
@@ -142,13 +159,7 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       const { queue, gate } = await open();
       // In line before the job is stored: a worker taking it at once finds it there, in its turn.
       if ((gated = gate.applies(job))) await gate.arrive(job);
-      await queue.add('run', job, {
-        jobId: executionId,
-        attempts: 3,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: { age: 3600, count: 10000 },
-        removeOnFail: { age: 7 * 86400 },
-      });
+      await queue.add('run', job, { jobId: executionId, ...JOB_OPTIONS });
     } catch (err) {
       waiting?.cancel();
       if (gated) await (await open()).gate.leave(job).catch(() => {});
@@ -164,16 +175,21 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       return (await (await submit(request, options)).done)!;
     },
     async cancel(executionId, finish) {
-      const { queue, gate } = await open();
+      const { queue, gate, bursts } = await open();
       const job = await queue.getJob(executionId);
       if (!job) return null;
+      const data = job.data as RunJob;
+      const burst = burstOf(data);
       const state = await job.getState();
-      if (!WAITING_STATES.has(state)) return state === 'active' ? 'started' : null;
+      const waiting = WAITING_STATES.has(state);
+      // A burst's run goes with its burst, even from a worker's hands (it is looking at the burst's time):
+      // the next delivery opens another burst, and that worker, finding none, does not run it.
+      if (burst && (waiting || state === 'active')) await bursts.drop(burst, executionId);
+      if (!waiting) return state === 'active' ? 'started' : null;
       // A worker may take the job between the state read and the removal: BullMQ then refuses (locked).
       if (!(await job.remove().then(() => true, () => false))) return 'started';
-      const data = job.data as RunJob;
       // A job parked by its flow's rules leaves its place in line (or the place handed to it) to the next.
-      if (gate.applies(data)) await gate.leave(data);
+      if (!burst && gate.applies(data)) await gate.leave(data);
       const record = await finish(data);
       // No worker will reply for a job taken back, so the host waiting for it is told here. The execution is
       // cancelled even when the message cannot go out: that caller is then answered by its timeout.
@@ -182,6 +198,23 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
     },
     async admit(job, run) {
       return (await open()).gate.admit(job, run);
+    },
+    async debounce(delivery, stored) {
+      const { record, workflow, key } = delivery;
+      try {
+        const { queue, bursts } = await open();
+        const { runId, lead, dueInMs } = await bursts.deliver(delivery);
+        await stored({ runId, lead });
+        // A no-op once the run's job is stored (the same job id); made here by every delivery so a burst whose
+        // first delivery's host died before storing it still runs. Its delay is only the first look: a worker
+        // taking it before the burst is due parks it again until then.
+        const job: RunJob = { executionId: runId, workflow, input: record.input, trigger: record.trigger, debounce: { key } };
+        await queue.add('run', job, { jobId: runId, delay: dueInMs, ...JOB_OPTIONS });
+        return { runId, lead };
+      } catch (err) {
+        if (err instanceof WeirError) throw err;
+        throw new WeirError('UNAVAILABLE', `cannot deliver execution ${record.id} of debounced flow ${workflow.name}: ${(err as Error).message}`, { cause: err });
+      }
     },
     async open() {
       await open();
@@ -201,7 +234,7 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
     },
   };
 
-  function startWorker(work: WorkOptions, { Worker, DelayedError, connect, gate }: Opened): Worker {
+  function startWorker(work: WorkOptions, { Worker, DelayedError, connect, gate, bursts }: Opened): Worker {
     /**
      * Records a job BullMQ failed for stalling too often (it crashed every worker that took it) as an error.
      * The final record continues the execution's checkpoint, which keeps what ran and removes the open entry
@@ -217,24 +250,44 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
     const worker = new Worker<RunJob>(
       QUEUE_NAME,
       async (job, token) => {
-        const data = job.data;
+        let data = job.data;
         const reply = (r: Parameters<typeof replies.send>[1]) => replies.send(data.replyTo, r).catch(work.onError);
-        const gated = gate.applies(data);
+        const burst = burstOf(data);
         // Idempotent by execution id: a job retried after its worker died mid-ack is answered from the record.
         // A first attempt of a freshly made id has no record to find; ids made elsewhere (an idempotency
-        // key's) may name an execution whose job is long gone, so those are always looked up.
-        const fresh = job.attemptsStarted <= 1 && !job.stalledCounter && startTimeOf(data.executionId) !== null;
+        // key's) may name an execution whose job is long gone, so those are always looked up, as is a burst's
+        // run (its first delivery stored it `queued`).
+        const fresh = !burst && job.attemptsStarted <= 1 && !job.stalledCounter && startTimeOf(data.executionId) !== null;
         const done = fresh ? null : await work.finished(data.executionId);
         // A waiting execution is stored: its wait, not this job, continues it. One cancelled while parked
-        // gives the place handed to it to the next.
+        // gives the place handed to it to the next (a burst's run, its burst).
         if (done && (FINISHED.has(done.status) || done.status === 'waiting')) {
-          if (gated) await gate.leave(data);
+          if (burst) await bursts.drop(burst, data.executionId);
+          else if (gate.applies(data)) await gate.leave(data);
           await reply({ id: data.executionId, kind: 'end', record: done });
           return { status: done.status };
         }
+        if (burst) {
+          // A later delivery moved the burst's time: parked again until then, holding no worker slot.
+          const taken = await bursts.take(burst, data.executionId, work.real);
+          if (taken.kind === 'wait') {
+            await job.moveToDelayed(Date.now() + taken.ms, token);
+            throw new DelayedError();
+          }
+          // Dropped by a cancel that found the job in a worker's hands: it ends there, not here.
+          if (taken.kind === 'gone') return { status: 'cancelled' };
+          // From here on the job is a plain one of the burst's last input (a stall's retry, a park, a cancel
+          // read it as it reads any job), lined up in its flow's lanes as it would be when enqueued.
+          data = taken.job;
+          await job.updateData(data);
+          await bursts.forget(data.executionId);
+          if (gate.applies(data)) await gate.arrive(data);
+        }
+        const gated = gate.applies(data);
         const entry = gated ? await gate.enter(data) : null;
         if (entry?.kind === 'park') {
-          if (!done) await work.queued(data, { rule: entry.rule, key: entry.key });
+          // A burst's run stored `queued` for its debounce now waits for its flow's rules.
+          if (!done || done.queuedFor?.rule === 'debounce') await work.queued(data, { rule: entry.rule, key: entry.key });
           await job.moveToDelayed(Date.now() + entry.delayMs, token);
           // A place handed over between the take and the park found the job active: it is promoted here.
           if ((await gate.enter(data)).kind !== 'park') await job.promote().catch(() => {});

@@ -64,6 +64,7 @@ export async function joinQueue(weir: QueueDeps, role: Role, onError: (err: unkn
         await weir.executions.open.put(record, 'queue');
       },
       unqueued: (id) => weir.executions.open.remove(id),
+      real: (record) => weir.executions.open.real(record),
     });
   }
   return {

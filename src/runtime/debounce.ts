@@ -1,9 +1,8 @@
-import { WeirError } from '../errors.js';
+import type { WeirError } from '../errors.js';
 import type { WeirBus } from '../events.js';
-import { createExpressions, toText } from '../expr/index.js';
+import { createExpressions } from '../expr/index.js';
 import { RUNNING_RECORD_AFTER_MS } from '../flow/hooks.js';
 import type { ExecutionRecord, Masker, RunOptions } from '../flow/types.js';
-import type { WorkflowSettings } from '../flow/settings.js';
 import { newExecutionId } from '../resources/executions/ids.js';
 import type { Executions } from '../resources/executions/index.js';
 import { sealedOf, withSealed } from '../resources/executions/stored.js';
@@ -11,8 +10,8 @@ import type { WorkflowConfig } from '../resources/workflows/types.js';
 import type { FlowRef, TriggerEvent } from '../types/trigger.js';
 import { sha256 } from '../util/ids.js';
 import { createWakeTimer, type WakeTimer } from '../util/wake-timer.js';
-import { parseDuration } from '../waits/duration.js';
 import { createBurstLog, type Burst } from './debounce-log.js';
+import { createDebounceRule, debounceOf, isDebounced } from './debounce-rule.js';
 import type { ExecutionLimiter } from './execution-limiter.js';
 
 /** A burst whose run failed to start (storage down, config gone) is tried again after this long. */
@@ -50,8 +49,6 @@ export interface DebouncerOptions {
   execute(request: RunOptions): Promise<ExecutionRecord>;
   limiter: Pick<ExecutionLimiter, 'run'>;
   bus: WeirBus;
-  /** A host on the execution queue cannot hold bursts for the other hosts: debounced flows are refused there. */
-  queued: boolean;
 }
 
 /** What {@link createDebouncer} returns. */
@@ -70,8 +67,6 @@ export interface Debouncer {
   stop(): Promise<void>;
 }
 
-const debounceOf = (flow: FlowRef) => (flow.config as { settings?: WorkflowSettings }).settings?.debounce;
-
 /**
  * `settings.debounce` (CONTRACT 20): deliveries within `period` of the last one for a key collapse into one
  * execution with the last input. A burst is a line in a log (src/runtime/debounce-log.ts, written again by
@@ -81,13 +76,13 @@ const debounceOf = (flow: FlowRef) => (flow.config as { settings?: WorkflowSetti
  * its run's record is stored, and a burst found again whose run already started is left to that run (its
  * checkpoints resume it): never twice.
  * @example
- * const debouncer = createDebouncer({ dir: join(home, 'debounce'), executions, execute, limiter, bus, queued: false })
+ * const debouncer = createDebouncer({ dir: join(home, 'debounce'), executions, execute, limiter, bus })
  * await debouncer.start()
  * await debouncer.deliver({ flow, trigger: 'webhook', input }) // { id: 'exec_…', status: 'queued' }
  */
 export function createDebouncer(options: DebouncerOptions): Debouncer {
   const { executions, bus } = options;
-  const expressions = createExpressions({ cacheSize: 100 });
+  const rule = createDebounceRule(createExpressions({ cacheSize: 100 }));
   /** The open burst of each slot; a burst leaves it when its time comes. */
   const open = new Map<string, Burst>();
   /** Every burst not yet run here, by run id. */
@@ -161,16 +156,7 @@ export function createDebouncer(options: DebouncerOptions): Debouncer {
     return next;
   }
 
-  function slotOf(flow: FlowRef, key: string | undefined, input: unknown): string {
-    if (!key) return flow.id;
-    let value: unknown;
-    try {
-      value = expressions.template(key)?.({ input, node: {}, env: {} });
-    } catch (err) {
-      throw new WeirError('INVALID_INPUT', `settings.debounce.key (${key}) failed on this input: ${(err as Error).message}`);
-    }
-    return `${flow.id}${KEYED}${toText(value)}`;
-  }
+  const slotOf = (flow: FlowRef, key: string | null): string => (key === null ? flow.id : `${flow.id}${KEYED}${key}`);
 
   /** The config snapshot a run after a restart reads (kept per hash, like a waiting execution's). */
   async function keepConfig(flow: FlowRef): Promise<string> {
@@ -252,19 +238,12 @@ export function createDebouncer(options: DebouncerOptions): Debouncer {
   const openIfLong = (held: Held) => (held.opened ||= held.burst.dueAt - held.burst.firstAt >= RUNNING_RECORD_AFTER_MS);
 
   return {
-    applies: (event) => !event.resume && !event.refuse && debounceOf(event.flow) !== undefined,
+    applies: isDebounced,
 
     async deliver(event) {
-      const settings = debounceOf(event.flow)!;
-      if (options.queued) {
-        throw new WeirError('INVALID_CONFIG', `flow ${event.flow.name} has settings.debounce, which a host on the execution queue does not honour yet`, {
-          hints: ['remove settings.debounce from the flow, or serve it from a host without `queue` in weir.config.json'],
-        });
-      }
       const now = Date.now();
-      const period = parseDuration(settings.period)!;
-      const maxWait = settings.maxWait ? parseDuration(settings.maxWait)! : Infinity;
-      const slot = slotOf(event.flow, settings.key, event.input);
+      const { periodMs: period, maxWaitMs: maxWait, key } = rule.of(debounceOf(event.flow)!, event.input);
+      const slot = slotOf(event.flow, key);
       const id = event.executionId ?? newExecutionId();
       // The bursts a dead process left are held before a delivery looks for its slot's.
       await openLog();

@@ -10,6 +10,7 @@ import { createExecutionQueue, type ExecutionQueue } from '../queue/index.js';
 import type { Storages } from '../storage/index.js';
 import type { Capture } from '../triggers/webhook/capture.js';
 import { createDebouncer } from './debounce.js';
+import { createQueueDebouncer } from './debounce-queue.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { createFlowIndex, type FlowIndex } from './flow-index.js';
 import { createInterfaceEvents, type InterfaceEvents } from '../triggers/interface-event/events.js';
@@ -102,7 +103,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
   const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, expressions: options.expressions, maxCrashes: maxCrashesOf(config) }) : null;
   const admission = createAdmission({ executions: options.executions, expressions: options.expressions, masker: options.masker, onQueue: queue !== null, queue });
-  const debounce = createDebouncer({ dir: options.home ? join(options.home, 'debounce') : undefined, executions: options.executions, masker: options.masker, execute: options.execute, limiter, bus: options.bus, queued: queue !== null });
+  // On the queue a burst is every host's (in Redis); on one host, this process's (logged under the home).
+  const debounce = queue
+    ? createQueueDebouncer({ queue, executions: options.executions, masker: options.masker, expressions: options.expressions })
+    : createDebouncer({ dir: options.home ? join(options.home, 'debounce') : undefined, executions: options.executions, masker: options.masker, execute: options.execute, limiter, bus: options.bus });
   const dispatcher = createDispatcher({ execute: options.execute, limiter, queue, admission, debounce });
   const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
   const tokens = createStatusTokens(options.storage.view('cloud', 'executions'));
