@@ -178,6 +178,8 @@ test('structured output: a valid answer is data.output; an invalid one is retrie
     assert.is(run.status, 'success', JSON.stringify(run.error));
     assert.equal(agentRecord(run).data.output, { sentiment: 'good', score: 0.9 });
     assert.is(model.requests.length, 2);
+    // Asked in the provider's JSON-schema mode, with the node's schema.
+    assert.equal(model.requests[0].body.response_format?.json_schema?.schema, schema);
     const retry = model.requests[1].body.messages.at(-1);
     assert.is(retry.role, 'user');
     assert.match(retry.content, /sentiment: must be one of good, bad/);
