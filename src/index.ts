@@ -44,6 +44,8 @@ export type {
   ExecutionStatusView,
   Waits,
   ResumeCall,
+  Approval,
+  ApprovalAnswer,
 } from './internal.js';
 export type { Sandbox, SandboxLoad, Metrics } from './internal.js';
 export type { Interfaces, InterfaceRecord, InterfaceManifest, InterfaceType, InterfaceLogEntry } from './internal.js';

@@ -35,7 +35,7 @@ export { defineTrigger, type TriggerDefinition, type TriggerRuntime, type StopTr
 export type { FlowConfig, TypedNode, WrittenConfig, Template } from './nodes/flow-config.js';
 export type { ExecutionFacade } from './flow/types.js';
 export type { NodeServices, RunWorkflow } from './types/node-services.js';
-export type { Waits, ResumeCall } from './types/waits.js';
+export type { Waits, ResumeCall, ApprovalAnswer } from './types/waits.js';
 export type { Storages, MountName, KeyValueStorage } from './storage/index.js';
 export type { WeirConfig } from './config.js';
 export type { WeirEvents, WeirBus } from './events.js';
@@ -67,6 +67,7 @@ export type {
   RunState,
   WeirRunOptions,
   WaitInfo,
+  Approval,
   Wake,
   ExecutionVariables,
 } from './flow/index.js';

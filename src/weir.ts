@@ -90,7 +90,7 @@ export interface Weir {
   readonly workflows: Workflows;
   /**
    * Execution records (`cloud:executions`): `list({ workflowId, limit })` newest first, `get(id)`; and their
-   * control: `cancel(id)`, `retry(id, { latest })`, `rerun(id, { draft })`.
+   * control: `cancel(id)`, `retry(id, { latest })`, `rerun(id, { draft })`, `approve(id, { approve, reason })`.
    */
   readonly executions: WeirExecutions;
   /** The flow executor (`executor.run({ workflow, input, trigger })`) and its lifecycle hooks. */
@@ -134,8 +134,8 @@ export interface Weir {
    */
   executeFlow<T = unknown>(nameOrId: string, input?: unknown): Promise<T>;
   /**
-   * Waiting executions (`wait` nodes): stored with their wake times; a started host wakes them and answers
-   * their resume URLs.
+   * Waiting executions (`wait` nodes, approvals): stored with their wake times; a started host wakes them and
+   * answers their resume and approval URLs; `approve(id, decision)` decides an approval wait.
    */
   readonly waits: Waits;
   /** Redis coordination of several hosts (schedule fire-time claims, publish propagation); null on one host. */
@@ -217,7 +217,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const mask = async (record: ExecutionRecord) => (await masker()).record(record);
   const metrics = config.metrics?.enabled === false ? null : createMetrics({ settings: config.metrics, bus, hooks: executor.hooks, limiter: runtime.limiter, intake: runtime.webhooks, waits, sandbox });
   const cancel = createCancel({ executions, cancelHere: (id) => running.cancel(id) ?? runtime.admission.cancel(id), requests, queue: runtime.queue, mask });
-  const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: runtime.run, cancel });
+  const control = createExecutionControl({ executions, configs: executions.configs, workflows, run: runtime.run, cancel, approve: (id, decision = {}) => waits.approve(id, decision) });
   const weir: Weir = {
     home, config, storage, bus, nodes, triggers, env, network, cluster,
     workflows, executions: { ...executions, ...control }, sandbox, executor, run, interfaces, tables, kv, objects, secrets, knowledge,

@@ -13,7 +13,7 @@ export interface ApiDeps {
   config: WeirConfig;
   bus: WeirBus;
   workflows: Pick<Workflows, 'list' | 'get' | 'getLocal' | 'findPublished' | 'status' | 'save' | 'publish' | 'diff' | 'create' | 'update' | 'delete' | 'validate'>;
-  executions: Pick<WeirExecutions, 'page' | 'get' | 'cancel' | 'retry' | 'rerun' | 'activity'>;
+  executions: Pick<WeirExecutions, 'page' | 'get' | 'cancel' | 'retry' | 'rerun' | 'approve' | 'activity'>;
   capture: Pick<Capture, 'listen' | 'poll' | 'accept' | 'decline' | 'format'>;
   /** Runs started by hand (the run and rerun routes) go through the flow's concurrency and rate limit. */
   runtime: Pick<Runtime, 'run'>;

@@ -237,7 +237,10 @@ export const components = {
       attempts: { type: 'integer' },
       logs: { type: 'array', items: { type: 'object', required: ['at', 'level', 'message'], properties: { at: time, level: string, message: string, data: anyValue } } },
       handle: { description: 'the handle a branching node left by, or the handles of a fan-out (a switch of mode `all`)', anyOf: [string, { type: 'array', items: string }] },
-      wait: { type: 'object' },
+      wait: {
+        type: 'object',
+        description: 'Of a `waiting` node: what it waits for, by `kind`: `time` (`until`), `webhook` (`timeoutAt`), `children` (`executionIds`) or `approval` (`tool` and its `input`: decided with `POST /executions/{id}/approve`).',
+      },
       progress: { description: 'Of a `running` node: how far it got (a foreach: the sub-flow runs started and the entries of those that ended).' },
       usage: ref('Usage'),
     },
@@ -300,6 +303,12 @@ export const components = {
         properties: { rule: { enum: ['concurrency', 'rateLimit', 'debounce'] }, key: nullable(string) },
       },
     },
+  },
+  ApprovalAnswer: {
+    type: 'object',
+    description: 'A decision on the approval an execution waits for: approved or denied (the reason, if given), the tool whose call waited, and whether it applied at once (false: kept for the first approval the execution reaches).',
+    required: ['executionId', 'approved', 'applied'],
+    properties: { executionId: string, approved: { type: 'boolean' }, reason: string, tool: string, applied: { type: 'boolean' } },
   },
   ChildExecution: {
     type: 'object',

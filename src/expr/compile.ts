@@ -7,7 +7,7 @@ export interface Scope {
   input: unknown;
   node: Record<string, unknown>;
   env: Record<string, string | undefined>;
-  /** `$execution`: `id`, and `resumeUrl` where the executor offers one. */
+  /** `$execution`: `id`, and `resumeUrl` and `approvalUrl` where the executor offers them. */
   execution?: object;
   /** `$item` and `$index`: the item a foreach `map` is at, and its position. */
   item?: unknown;
@@ -114,11 +114,11 @@ export function compile(ast: Ast): Evaluate {
   if (path) {
     const { base, key } = BASES[path.root];
     if (base === 'now') return () => path.keys.reduce<unknown>((v, k) => getKey(v, k), new Date().toISOString());
-    // `$execution` is the executor's own object, whose resume URL is made on first read (an accessor of its
-    // class, so no closure is made per run): the one inherited property an expression may read.
-    if (base === 'execution' && path.keys[0] === 'resumeUrl') {
-      const rest = path.keys.slice(1);
-      return (s) => rest.reduce<unknown>((v, k) => getKey(v, k), (s.execution as { resumeUrl?: string } | undefined)?.resumeUrl);
+    // `$execution` is the executor's own object, whose resume and approval URLs are made on first read
+    // (accessors of its class, so no closure is made per run): the inherited properties an expression may read.
+    if (base === 'execution' && (path.keys[0] === 'resumeUrl' || path.keys[0] === 'approvalUrl')) {
+      const [name, ...rest] = path.keys as ['resumeUrl' | 'approvalUrl', ...Array<string | number>];
+      return (s) => rest.reduce<unknown>((v, k) => getKey(v, k), (s.execution as { resumeUrl?: string; approvalUrl?: string } | undefined)?.[name]);
     }
     // Whole, it is a copy of its own properties (the id): no URL is made, no object of the executor's leaks.
     if (base === 'execution' && !path.keys.length) return (s) => (s.execution === undefined ? undefined : { ...s.execution });

@@ -29,10 +29,11 @@ export interface ExecutorOptions {
   checks?: ConfigCheck[];
   hooks?: ExecutorHooks;
   /**
-   * The URL that ends an execution's webhook wait (`$execution.resumeUrl`), made when a node first reads it;
-   * without it `$execution` has only `id`.
+   * The URL that ends an execution's webhook wait (`$execution.resumeUrl`), or with `kind: 'approval'` decides
+   * its approval wait (`$execution.approvalUrl`), made when a node first reads it; without it `$execution` has
+   * only `id`.
    */
-  resumeUrl?(execution: { id: string; workflowId: string }): string;
+  resumeUrl?(execution: { id: string; workflowId: string }, kind?: 'approval'): string;
 }
 
 /**
@@ -270,15 +271,16 @@ function resumedRecord(stored: ExecutionRecord, options: RunOptions, at: string)
 }
 
 /**
- * `$execution` of a run: `resumeUrl` is made on first read, so runs that never read it cost nothing. A class
+ * `$execution` of a run: `resumeUrl` and `approvalUrl` are made on first read, so runs that never read it cost nothing. A class
  * for the same reason as `Run`: a literal with a getter would keep every run reachable to the young GC.
- * Expressions read only own properties, and `resumeUrl` by name (src/expr/compile.ts).
+ * Expressions read only own properties, and `resumeUrl` and `approvalUrl` by name (src/expr/compile.ts).
  */
 class Variables implements ExecutionVariables {
   readonly id: string;
   readonly #record: ExecutionRecord;
   readonly #make: NonNullable<ExecutorOptions['resumeUrl']>;
   #url?: string;
+  #approvalUrl?: string;
 
   constructor(record: ExecutionRecord, make: NonNullable<ExecutorOptions['resumeUrl']>) {
     this.id = record.id;
@@ -288,6 +290,10 @@ class Variables implements ExecutionVariables {
 
   get resumeUrl(): string {
     return (this.#url ??= this.#make(this.#record));
+  }
+
+  get approvalUrl(): string {
+    return (this.#approvalUrl ??= this.#make(this.#record, 'approval'));
   }
 
   /** Written out (`{{ $execution }}`), it is its id: a resume URL is made only when asked for by name. */

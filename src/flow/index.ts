@@ -35,8 +35,8 @@ export interface WeirExecutorOptions {
   checks: ConfigCheck[];
   /** This process's runs, which a cancel reaches. */
   running: RunningExecutions;
-  /** The URL that ends an execution's webhook wait (`$execution.resumeUrl`), made on first read. */
-  resumeUrl?(execution: { id: string; workflowId: string }): string;
+  /** The URL that ends an execution's webhook wait (`$execution.resumeUrl`) or decides its approval wait (`kind: 'approval'`), made on first read. */
+  resumeUrl?(execution: { id: string; workflowId: string }, kind?: 'approval'): string;
 }
 
 /**

@@ -17,11 +17,22 @@ export type { ErrorInfo, Outcome, TriggerKind };
 export type ExecutionStatus = 'queued' | 'running' | 'waiting' | 'success' | 'error' | 'cancelled' | 'debounced';
 
 /**
- * What a `waiting` node waits for: a time, a call to the execution's resume URL (until `timeoutAt`, if set), or
+ * What a `waiting` node waits for: a time, a call to the execution's resume URL (until `timeoutAt`, if set),
  * the end of child executions that wait themselves (a foreach's sub-flows; the node runs again, from its
- * progress, each time one of them ends).
+ * progress, each time one of them ends), or someone's approval of a tool call (`tool` with `input`; the node
+ * runs again, from its progress, with `ctx.approval`).
  */
-export type WaitInfo = { kind: 'time'; until: string } | { kind: 'webhook'; timeoutAt?: string } | { kind: 'children'; executionIds: string[] };
+export type WaitInfo =
+  | { kind: 'time'; until: string }
+  | { kind: 'webhook'; timeoutAt?: string }
+  | { kind: 'children'; executionIds: string[] }
+  | { kind: 'approval'; tool: string; input: unknown };
+
+/** Someone's answer to an approval wait (`ctx.approval` of the node run again). */
+export interface Approval {
+  approved: boolean;
+  reason?: string;
+}
 
 /** How a waiting node continues: with its data (the input passes on when absent), or failing with an error. */
 export interface Wake {
@@ -30,6 +41,8 @@ export interface Wake {
   error?: ErrorInfo;
   /** A wait on children: the ones whose end woke it (absent: not known, the node reads them all). */
   ended?: string[];
+  /** An approval wait: the decision, and when it was made (which kept decision this wake used up). */
+  approval?: Approval & { at: number };
 }
 
 /** How loud a node's log line is; a Code node's `console.log` is `log`, `console.warn` is `warn`, and so on. */
@@ -240,10 +253,11 @@ export interface ExecutionFacade {
   variables: ExecutionVariables;
 }
 
-/** `$execution`: the execution's id, and the URL that ends its webhook wait (made on first read). */
+/** `$execution`: the execution's id, and the URLs that end its webhook wait and decide its approval wait (made on first read). */
 export interface ExecutionVariables {
   id: string;
   readonly resumeUrl?: string;
+  readonly approvalUrl?: string;
 }
 
 /** The state of one run that lifecycle hooks see and may change. */

@@ -8,7 +8,7 @@ import { runWithPolicy } from './policy.js';
 import { onAbort } from '../util/abort.js';
 import { NodeLogs } from './node-logs.js';
 import { Suspend } from './suspend.js';
-import type { ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState, TokenCounts, UsageRecord } from './types.js';
+import type { Approval, ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState, TokenCounts, UsageRecord, Wake } from './types.js';
 import { addUsage, addUsageRecord, copyUsage, tokenCounts } from './usage.js';
 import type { ExecutionTrace } from '../observe/traces.js';
 
@@ -45,6 +45,9 @@ interface Tokens {
   of(index: number): UsageRecord | undefined;
 }
 
+/** The decision a node run again after its approval wait sees (without the time that told kept decisions apart). */
+const approvalOf = ({ approved, reason }: NonNullable<Wake['approval']>): Approval => (reason === undefined ? { approved } : { approved, reason });
+
 /** A node's context: a class so `signal` is a getter on the prototype (see `Run` in executor.ts for why). */
 class Context implements NodeContext {
   env: NodeContext['env'];
@@ -65,6 +68,7 @@ class Context implements NodeContext {
     readonly woken: readonly string[] | undefined,
     readonly index: number,
     readonly tokens: Tokens,
+    readonly approval: NodeContext['approval'],
   ) {
     this.env = run.env;
     this.services = deps.services;
@@ -272,8 +276,8 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
       if (before.status === 'waiting') {
         // Another node's wait ended: this one keeps waiting for what it waited for (a time is not moved on).
         if (wake?.nodeId !== id) return suspend(node, before.wait!, before.startedAt!, before.progress);
-        // A node waiting on its children runs again from its progress (below); a wait node ends with the wake.
-        if (before.wait?.kind !== 'children') {
+        // A node waiting on its children or for an approval runs again from its progress (below); a wait node ends with the wake.
+        if (before.wait?.kind !== 'children' && before.wait?.kind !== 'approval') {
           trace?.startNode(node.index, node.info);
           if (wake.error) return fail(node, null, before.startedAt!, wake.error);
           return succeed(node, wake.data === undefined ? inbox[node.index] : wake.data, before.startedAt!);
@@ -298,6 +302,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
         before?.status === 'waiting' && wake?.nodeId === id ? wake.ended : undefined,
         node.index,
         tokens,
+        before?.status === 'waiting' && wake?.nodeId === id && wake.approval ? approvalOf(wake.approval) : undefined,
       );
       out = trace ? invokeTraced(trace, node, ctx) : invoke(node, ctx);
     } catch (err) {

@@ -7,7 +7,7 @@ import type { ExecutionVariables } from '../flow/types.js';
  * `{"code": "<JS function body>"}`, run in the QuickJS sandbox (`weir.sandbox`) with `$input`
  * (the trigger input), `$node`, `$env`, `$now` and `$crypto`. The return value (JSON) is the node's data; a
  * throw fails the node, and a numeric `status` on the thrown error becomes the HTTP answer's status.
- * `$execution` holds `id` and, when the code mentions it, `resumeUrl`. The node's `timeoutMs` lowers the CPU limit for this node. `console.log`, `.info`, `.warn` and `.error`
+ * `$execution` holds `id` and, when the code mentions them, `resumeUrl` and `approvalUrl`. The node's `timeoutMs` lowers the CPU limit for this node. `console.log`, `.info`, `.warn` and `.error`
  * lines go to the node's `logs` in the execution record.
  * @example
  * { "id": "code-1", "type": "code", "config": { "code": "return { total: $input.items.length }" } }
@@ -71,5 +71,9 @@ function codeGlobals(code: string, ctx: Pick<NodeContext, 'execution' | 'env'>):
  */
 function executionGlobal(variables: ExecutionVariables, code: string): ExecutionVariables | undefined {
   if (!code.includes('$execution')) return undefined;
-  return code.includes('resumeUrl') ? { id: variables.id, resumeUrl: variables.resumeUrl } : { id: variables.id };
+  return {
+    id: variables.id,
+    ...(code.includes('resumeUrl') ? { resumeUrl: variables.resumeUrl } : {}),
+    ...(code.includes('approvalUrl') ? { approvalUrl: variables.approvalUrl } : {}),
+  };
 }

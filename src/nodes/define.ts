@@ -1,4 +1,4 @@
-import type { ExecutionFacade, NodeLogLevel, TokenCounts } from '../flow/types.js';
+import type { Approval, ExecutionFacade, NodeLogLevel, TokenCounts } from '../flow/types.js';
 import type { NodeServices } from '../types/node-services.js';
 import type { JsonSchema } from '../util/json-schema.js';
 
@@ -48,6 +48,19 @@ export interface NodeContext<C = Record<string, unknown>> {
    * ctx.recordUsage(turn.model, turn.usage)
    */
   recordUsage(model: string, usage: TokenCounts): void;
+  /**
+   * A node run again because the approval it waited for was decided (it returned `new Suspend({ kind:
+   * 'approval', tool, input })` after storing its progress): `approved`, and the `reason` given, if any.
+   * Undefined on any other run. Decided with `weir workflows approve <execution-id> [--deny] [--reason
+   * <text>]`, `POST /api/v1/executions/<id>/approve`, the Studio, or a call to `$execution.approvalUrl`.
+   * @example
+   * run: async (ctx) => {
+   *   if (ctx.approval) return ctx.approval.approved ? refund(ctx.progress) : { denied: ctx.approval.reason }
+   *   await ctx.saveProgress({ asked: 'refund' })
+   *   return new Suspend({ kind: 'approval', tool: 'refund', input: { order: 42 } })
+   * }
+   */
+  approval?: Approval;
 }
 
 /** What a node type's documentation says: generated into docs/flows.md, `weir nodes` and the workflow schema. */

@@ -202,6 +202,8 @@ export function createDebouncer(options: DebouncerOptions): Debouncer {
       if (!config) throw new Error(`the config of workflow ${burst.flow.id} (hash ${burst.flow.hash}) is not stored`);
       // Should this process die during the run, the burst is found again: a run that stored a checkpoint is
       // the host's scan's to resume; one that stored none starts again under its id, as a resume would.
+      // Its stored `queued` entry speaks for it from here: the flow's other rules may hold it back and say so there.
+      if (held.opened) executions.untrack(burst.runId, held.view);
       const ended = await options.limiter.run((release) =>
         options.execute({
           workflow: { ...burst.flow, config },

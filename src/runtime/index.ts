@@ -103,10 +103,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Opens nothing yet: BullMQ loads and Redis connects on first use (or when a host joins the queue).
   const queue = config.queue && cluster ? createExecutionQueue({ settings: config.queue, cluster, expressions: options.expressions, maxCrashes: maxCrashesOf(config) }) : null;
   const admission = createAdmission({ executions: options.executions, expressions: options.expressions, masker: options.masker, onQueue: queue !== null, queue });
+  // Runs that did not come through dispatch (by hand, woken, a burst once quiet) obey the flow's rules too.
+  const run = admitted(admission, options.execute);
   // On the queue a burst is every host's (in Redis); on one host, this process's (logged under the home).
   const debounce = queue
     ? createQueueDebouncer({ queue, executions: options.executions, masker: options.masker, expressions: options.expressions })
-    : createDebouncer({ dir: options.home ? join(options.home, 'debounce') : undefined, executions: options.executions, masker: options.masker, execute: options.execute, limiter, bus: options.bus });
+    : createDebouncer({ dir: options.home ? join(options.home, 'debounce') : undefined, executions: options.executions, masker: options.masker, execute: run, limiter, bus: options.bus });
   const dispatcher = createDispatcher({ execute: options.execute, limiter, queue, admission, debounce });
   const index = createFlowIndex({ storage: options.storage, bus: options.bus, workflows: options.workflows, capture: options.capture });
   const tokens = createStatusTokens(options.storage.view('cloud', 'executions'));
@@ -118,7 +120,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     limiter,
     dispatcher,
     admission,
-    run: admitted(admission, options.execute),
+    run,
     queue,
     index,
     webhooks,

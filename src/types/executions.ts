@@ -1,3 +1,4 @@
+import type { ApprovalAnswer } from './waits.js';
 import type { ErrorInfo, ExecutionRecord, ExecutionStatus } from '../flow/types.js';
 import type { OpenExecutions } from '../resources/executions/open.js';
 import type { ExecutionConfigs } from '../resources/executions/configs.js';
@@ -135,6 +136,14 @@ export interface ExecutionControl {
    * const record = await weir.executions.rerun('exec_123', { draft: true })
    */
   rerun(id: string, options?: { draft?: boolean }): Promise<ExecutionRecord>;
+  /**
+   * Decides the approval a waiting execution waits for (a node's `Suspend` of kind `approval`, such as an
+   * agent's tool call): approved unless `approve` is false, with an optional `reason`; the node runs again with
+   * `ctx.approval`. An execution that waits for no approval is a CONFLICT; an unknown id NOT_FOUND.
+   * @example
+   * await weir.executions.approve('exec_123', { approve: false, reason: 'refunds over 500 need a manager' })
+   */
+  approve(id: string, decision?: { approve?: boolean; reason?: string }): Promise<ApprovalAnswer>;
 }
 
 /** `weir.executions`: the records and their control. */

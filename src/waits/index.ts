@@ -11,6 +11,7 @@ import type { Storages } from '../storage/index.js';
 import type { ResumeCall, Waits } from '../types/waits.js';
 import { sha256 } from '../util/ids.js';
 import { announcer } from './announce.js';
+import { createApprovals } from './approvals.js';
 import { indexLegacyWaits } from './legacy.js';
 import { dueAtOf, dueKey, parseDueKey, type Due, type WaitStore } from './store.js';
 import { createWakeTimer, type WakeTimer } from '../util/wake-timer.js';
@@ -20,7 +21,7 @@ import { createWaker, dueOf, LEAD_MS } from './wake.js';
 export { createWaitStore, type WaitStore } from './store.js';
 export { createResumeTokens, type ResumeTokens } from './tokens.js';
 export { parseDuration } from './duration.js';
-export type { Waits, ResumeCall } from '../types/waits.js';
+export type { Waits, ResumeCall, ApprovalAnswer } from '../types/waits.js';
 
 /** Wakes started at once; more wait in the heap (a restart after a long stop wakes its backlog in steps). */
 const WAKES_AT_ONCE = 64;
@@ -105,6 +106,9 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
     if (timer) timer.add(dueKey(due), due.at);
     else void track(waker.wake(dueKey(due)));
   }
+  // A decision wakes its node through the index like a new wait: this host's timer, else a host told of it
+  // (the CLI's decision is run by the `weir serve` on its home, which has the flow's node types).
+  const approvals = createApprovals({ store, executions: options.executions, wake: (executionId, nodeId) => addDues([{ at: now(), executionId, nodeId }]), now });
 
   const waitingWebhook = (record: ExecutionRecord | null | undefined): string | undefined =>
     record?.status === 'waiting' ? Object.keys(record.nodes).find((id) => record.nodes[id].status === 'waiting' && record.nodes[id].wait?.kind === 'webhook') : undefined;
@@ -128,6 +132,8 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
     const webhook = waitingWebhook(record);
     if (webhook && (await store.early(record.id))) dues.push({ at: now(), executionId: record.id, nodeId: webhook });
     dues.push(...(await childrenEnded(run)));
+    const approval = await approvals.pending(run);
+    if (approval) dues.push(approval);
     await addDues(dues);
   }
 
@@ -225,13 +231,15 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
         const record = await tokens.lookup(token);
         if (!record || record.used) return null;
         if (options.claim && !(await options.claim(`resume.${token}`, Math.floor(now() / 60_000) * 60_000))) return null;
-        if (record.issuedAt < (await store.ended(record.executionId))) return null;
+        // A webhook wait that ended spent the resume URLs issued before it; approval URLs are spent by their own use.
+        if (record.kind !== 'approval' && record.issuedAt < (await store.ended(record.executionId))) return null;
         const execution = await options.executions.get(record.executionId).catch((err) => {
           if ((err as WeirError).code === 'NOT_FOUND') return null;
           throw err;
         });
         // Not found anywhere yet: it runs in another process that has not stored it so far.
         if (execution && !ACTIVE.has(execution.status)) return null;
+        if (record.kind === 'approval') return await approvals.byUrl(record.executionId, call, () => tokens.markUsed(token, record));
         await store.putEarly(record.executionId, { data: call, at: now() });
         await tokens.markUsed(token, record);
         // Read again after the call is kept: an execution that reached its wait meanwhile finds it either way.
@@ -243,6 +251,8 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
         using.delete(token);
       }
     },
+
+    approve: (executionId, decision) => approvals.approve(executionId, decision),
 
     async forget(executionId) {
       const keys = timer?.keys((key) => parseDueKey(key)?.executionId === executionId) ?? [];

@@ -37,6 +37,15 @@ export interface TokenRecord {
   workflowId: string;
   issuedAt: number;
   used?: true;
+  /** An approval URL's token (`$execution.approvalUrl`): its call decides an approval wait, not a webhook wait. */
+  kind?: 'approval';
+}
+
+/** A decision on an execution's approval wait, kept until a wake of that wait used it up (`at` tells decisions apart). */
+export interface Decision {
+  approved: boolean;
+  reason?: string;
+  at: number;
 }
 
 /** A call that reached a resume URL before its execution got to its webhook wait. */
@@ -63,6 +72,7 @@ export function createWaitStore(store: KeyValueStorage) {
   const enc = encodeKeyPart;
   const ofKey = (workflowId: string, executionId: string, name: string) => `of:${enc(workflowId)}:${enc(executionId)}:${name}`;
   const parse = <T>(v: unknown): T | null => (v === null || v === undefined ? null : ((typeof v === 'string' ? JSON.parse(v) : v) as T));
+  const decision = async (executionId: string): Promise<Decision | null> => parse<Decision>(await store.getItem(`decision:${enc(executionId)}`));
   return {
     addDue: (d: Due) => store.setItem(`due:${dueKey(d)}`, '1'),
     removeDue: (key: string) => store.removeItem(`due:${key}`),
@@ -89,6 +99,12 @@ export function createWaitStore(store: KeyValueStorage) {
       return parse<EarlyCall>(await store.getItem(`early:${enc(executionId)}`));
     },
     removeEarly: (executionId: string) => store.removeItem(`early:${enc(executionId)}`),
+    putDecision: (executionId: string, decision: Decision) => store.setItem(`decision:${enc(executionId)}`, JSON.stringify(decision)),
+    decision,
+    /** Removes the decision made at `at` (one made since then, for the next approval wait, stays). */
+    async removeDecision(executionId: string, at: number): Promise<void> {
+      if ((await decision(executionId))?.at === at) await store.removeItem(`decision:${enc(executionId)}`);
+    },
     putEnded: (workflowId: string, executionId: string, at: number) =>
       Promise.all([store.setItem(`ended:${enc(executionId)}`, String(at)), store.setItem(ofKey(workflowId, executionId, ENDED), '1')]).then(() => {}),
     /** Execution ids with an `ended:` record (legacy ones included). */
@@ -142,6 +158,7 @@ export function createWaitStore(store: KeyValueStorage) {
           await Promise.all([
             ...names.filter((name) => name !== ENDED).map((token) => store.removeItem(`token:${token}`)),
             store.removeItem(`early:${enc(id)}`),
+            store.removeItem(`decision:${enc(id)}`),
             store.removeItem(`ended:${enc(id)}`),
           ]);
           await store.clear(`of:${enc(workflowId)}:${enc(id)}`);

@@ -10,7 +10,7 @@ export interface ResumeTokensOptions {
 }
 
 /**
- * Resume tokens: `url()` issues one (192 random bits) for an execution and stores `token -> execution`;
+ * Resume tokens: `url()` issues one (an approval URL's too) (192 random bits) for an execution and stores `token -> execution`;
  * until the write lands, lookups in this process wait for it, and `stored(executionId)` lets the run end only
  * once its tokens are stored, so a URL handed out is never unknown to the host that answers it.
  * @example
@@ -23,9 +23,10 @@ export function createResumeTokens(options: ResumeTokensOptions) {
   const byExecution = new Map<string, Set<Promise<void>>>();
 
   return {
-    url(execution: { id: string; workflowId: string }): string {
+    /** Issues a URL; `kind: 'approval'` makes one that decides the execution's approval wait (`$execution.approvalUrl`). */
+    url(execution: { id: string; workflowId: string }, kind?: 'approval'): string {
       const token = newToken(24);
-      const record: TokenRecord = { executionId: execution.id, workflowId: execution.workflowId, issuedAt: now() };
+      const record: TokenRecord = { executionId: execution.id, workflowId: execution.workflowId, issuedAt: now(), ...(kind ? { kind } : {}) };
       const write = options.store.putToken(token, record);
       const settled = write.catch(() => {});
       writing.set(token, settled);

@@ -43,7 +43,8 @@ export function dueOf(record: ExecutionRecord, nodeId: string): Due | null {
 /**
  * Ends waits: `wake(key)` reads the execution's open entry and, when that node still waits (and the
  * execution is not already running here), claims the wait and runs the execution on through the limiter
- * with the wake (its input for a time wait, the call's data or a TIMEOUT for a webhook wait). The index entry
+ * with the wake (its input for a time wait, the call's data or a TIMEOUT for a webhook wait, the decision for an
+ * approval wait, which goes once the run is stored). The index entry
  * goes only once that run stored its next state, so a crash in between wakes it again; an entry whose
  * execution no longer waits there (finished, cancelled, woken by another host) is just dropped.
  * @example
@@ -73,13 +74,18 @@ export function createWaker(options: WakerOptions) {
   };
   const retryLater = (key: string) => options.timer()?.add(key, now() + RETRY_MS);
 
-  /** The wake of a waiting node: a time wait's input, an early call's data, a timeout, or null (not yet). */
+  /** The wake of a waiting node: a time wait's input, an early call's data, a timeout, a decision, or null (not yet). */
   async function wakeOf(record: ExecutionRecord, nodeId: string, childId?: string): Promise<{ wake: Wake; early: boolean } | null> {
     const wait = record.nodes[nodeId].wait!;
     if (wait.kind === 'time') return Date.parse(wait.until) <= now() ? { wake: { nodeId }, early: false } : null;
     // One of its children ended (or may have): the node runs again and reads that one (all, for a key naming
     // none), waiting on again for the others.
     if (wait.kind === 'children') return { wake: childId ? { nodeId, ended: [childId] } : { nodeId }, early: false };
+    // Decided (a wake key comes only with a decision): the node runs again with it.
+    if (wait.kind === 'approval') {
+      const decision = await store.decision(record.id);
+      return decision ? { wake: { nodeId, approval: decision }, early: false } : null;
+    }
     const call = await store.early(record.id);
     if (call) return { wake: { nodeId, data: call.data }, early: true };
     if (wait.timeoutAt && Date.parse(wait.timeoutAt) <= now()) {
@@ -118,6 +124,8 @@ export function createWaker(options: WakerOptions) {
       for (let ahead = due.at - now(); ahead > 0; ahead = due.at - now()) await sleep(ahead);
       const found = await wakeOf(record, due.nodeId, due.childId);
       if (!found) {
+        // An approval wait has no time of its own: a key without its decision (used up meanwhile) goes.
+        if (node.wait.kind === 'approval') return await drop(key);
         // Woken before its time (a call's wake that another one took): its own time is in the index.
         const own = dueOf(record, due.nodeId);
         if (own && dueKey(own) !== key) return await drop(key);
@@ -144,7 +152,13 @@ export function createWaker(options: WakerOptions) {
       );
       // The run stored its next state: this wait is over, and so are its other keys.
       const own = dueOf(record, due.nodeId);
-      await Promise.all([drop(key), own && dueKey(own) !== key ? drop(dueKey(own)) : undefined, found.early ? store.removeEarly(record.id) : undefined]);
+      const decided = found.wake.approval;
+      await Promise.all([
+        drop(key),
+        own && dueKey(own) !== key ? drop(dueKey(own)) : undefined,
+        found.early ? store.removeEarly(record.id) : undefined,
+        decided ? store.removeDecision(record.id, decided.at) : undefined,
+      ]);
     } catch (error) {
       bus.emit('wait:error', { executionId: due.executionId, nodeId: due.nodeId, error });
       retryLater(key);

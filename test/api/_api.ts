@@ -4,13 +4,12 @@ import * as assert from 'uvu/assert';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { chain, publish, startHost } from '../host/_helpers.js';
-import type { ServeOptions } from '../../adapters/node-http/index.js';
 
 const Ajv2020 = ((Ajv2020Module as any).default ?? Ajv2020Module) as typeof import('ajv/dist/2020.js').default;
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 
 /** A host with three flows: `hello` (manual -> set), `slow` (manual -> delay 50 ms that times out at 10 ms: fails), `hook` (webhook). */
-export async function apiHost(options: ServeOptions = {}) {
+export async function apiHost(options: Parameters<typeof startHost>[0] = {}) {
   const host = await startHost(options);
   const hello = await publish(host.weir, 'hello', { type: 'manual_trigger' }, ...Object.values(chain('manual_trigger', [{ type: 'set', config: { values: { greeting: 'hi {{ $input.name }}' } } }])) as [any[], any[]]);
   const failing = await publish(host.weir, 'failing', { type: 'manual_trigger' }, ...Object.values(chain('manual_trigger', [{ type: 'delay', config: { ms: 2000, timeoutMs: 10 } }])) as [any[], any[]]);

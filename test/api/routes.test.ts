@@ -2,13 +2,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { apiHost, responseValidators } from './_api.js';
-import { send, until } from '../host/_helpers.js';
+import { chain, publish, send, until } from '../host/_helpers.js';
+import { askNode } from '../waits/_approval.js';
 
 const Ajv2020 = ((Ajv2020Module as any).default ?? Ajv2020Module) as typeof import('ajv/dist/2020.js').default;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 test('every route answers 401 without a token, 403 with a wrong one, and a success that fits its schema in the served openapi.json', async () => {
-  const h = await apiHost();
+  const h = await apiHost({ nodes: [askNode] });
   try {
     const served = await h.call('GET', '/openapi.json');
     assert.is(served.status, 200);
@@ -83,10 +84,18 @@ test('every route answers 401 without a token, 403 with a wrong one, and a succe
     assert.is((await check('POST', '/executions/{id}/cancel', `/executions/${runningId}/cancel`, {})).status, 'cancelled');
     assert.is((await running).json.status, 'cancelled');
 
+    // An execution waiting for an approval (test/waits/approval.test.ts checks approvals in depth).
+    const asks = chain('manual_trigger', [{ type: 'ask_approval', config: { tool: 'refund' } }]);
+    await publish(h.weir, 'asks', { type: 'manual_trigger' }, asks.nodes, asks.edges);
+    const asking = await h.weir.run('asks', {}, { published: true });
+    assert.is(asking.status, 'waiting');
+    const decided = await check('POST', '/executions/{id}/approve', `/executions/${asking.id}/approve`, { approve: false, reason: 'no' });
+    assert.equal(decided, { executionId: asking.id, approved: false, reason: 'no', tool: 'refund', applied: true });
+
     // The Studio's routes (test/api/studio-routes.test.ts checks each in depth).
     const made = await check('POST', '/workflows', '/workflows', { name: 'made' }, 201);
     assert.is((await check('PATCH', '/workflows/{id}', `/workflows/${made.id}`, { name: 'made-2' })).name, 'made-2');
-    assert.equal((await check('GET', '/workflows/overview', '/workflows/overview')).map((w: any) => w.name), ['failing', 'hello', 'hook', 'made-2']);
+    assert.equal((await check('GET', '/workflows/overview', '/workflows/overview')).map((w: any) => w.name), ['asks', 'failing', 'hello', 'hook', 'made-2']);
     assert.is((await check('GET', '/workflows/{id}/webhook', '/workflows/hook/webhook')).live, true);
     assert.ok((await check('GET', '/templates', '/templates')).length > 0);
     assert.ok((await check('GET', '/node-types', '/node-types')).some((t: any) => t.type === 'set'));

@@ -4,13 +4,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, tmpDir, type CliRun } from '../_utils.js';
 import { apiHost } from '../api/_api.js';
-import { until } from '../host/_helpers.js';
+import { chain, publish, until } from '../host/_helpers.js';
+import { askNode } from '../waits/_approval.js';
 
 /** Execution ids differ between two runs of the same command; everything else must not. */
 const sameBut = (text: string) => text.replace(/exec_[\w-]+/g, 'exec_*');
 
 test('weir --remote runs the workflows commands through a host, printing what the local commands print, with their exit codes', async () => {
-  const h = await apiHost();
+  const h = await apiHost({ nodes: [askNode] });
   const env = { WEIR_TOKEN: h.token };
   const local = (...args: string[]) => cli(args, { home: h.home });
   const remote = (...args: string[]) => cli(['--remote', h.url, ...args], { env, cwd: tmpDir('weir-remote-') });
@@ -53,6 +54,16 @@ test('weir --remote runs the workflows commands through a host, printing what th
     const cancelled = await remote('workflows', 'cancel', runningId);
     assert.equal([cancelled.code, cancelled.stdout], [0, `cancelled execution ${runningId} (failing)\n`]);
     assert.is((await running).status, 'cancelled');
+
+    // An approval decided through the host; an execution that waits for none is refused alike.
+    await compare(['workflows', 'approve', id]);
+    const asks = chain('manual_trigger', [{ type: 'ask_approval', config: { tool: 'refund' } }]);
+    await publish(h.weir, 'asks', { type: 'manual_trigger' }, asks.nodes, asks.edges);
+    const asking = await h.weir.run('asks', {}, { published: true });
+    const denied = await remote('workflows', 'approve', asking.id, '--deny', '--reason', 'not today');
+    assert.equal([denied.code, denied.stdout], [0, `denied refund of execution ${asking.id} (not today)\n`], denied.stderr);
+    const done = await until(async () => (await h.weir.executions.get(asking.id)).status === 'success' && (await h.weir.executions.get(asking.id)), 10_000, 'the denied execution to go on');
+    assert.equal(done.result, { approval: { approved: false, reason: 'not today' }, progress: { asked: 'refund' } });
   } finally {
     await h.close();
   }
@@ -75,7 +86,7 @@ test('--remote: other commands are a usage error naming those that work; the tok
     ]);
     assert.is(other.code, 2);
     assert.match(other.stderr, 'error: --remote does not work with `weir secrets list`');
-    assert.match(other.stderr, 'weir workflows list, weir workflows get, weir workflows status, weir workflows publish, weir workflows run, weir workflows executions, weir workflows execution, weir workflows cancel, weir workflows retry');
+    assert.match(other.stderr, 'weir workflows list, weir workflows get, weir workflows status, weir workflows publish, weir workflows run, weir workflows executions, weir workflows execution, weir workflows cancel, weir workflows approve, weir workflows retry');
     assert.is(save.code, 2);
 
     assert.is(listed.code, 0, listed.stderr);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServeOptions } from '../../adapters/node-http/index.js';
 import type { Clock } from '../../src/triggers/schedule/scheduler.js';
 import { createWeir, type Weir } from '../../src/weir.js';
+import type { NodeDefinition } from '../../src/nodes/define.js';
 import { flow, tmpDir } from '../_utils.js';
 
 export { tmpDir };
@@ -40,10 +41,10 @@ export function chain(triggerType: string, nodes: Array<{ type: string; config?:
   return { nodes: list, edges };
 }
 
-/** A weir on a fresh home served on 127.0.0.1 (port 0). */
-export async function startHost(options: ServeOptions & { home?: string; config?: Record<string, unknown> } = {}) {
+/** A weir on a fresh home served on 127.0.0.1 (port 0), with node types of the test's own if given. */
+export async function startHost({ nodes, ...options }: ServeOptions & { home?: string; config?: Record<string, unknown>; nodes?: NodeDefinition<any>[] } = {}) {
   const home = options.home ?? tmpDir('weir-host-');
-  const weir = await createWeir({ home, ...(options.config ? { config: options.config } : {}) });
+  const weir = await createWeir({ home, ...(options.config ? { config: options.config } : {}), ...(nodes ? { nodes } : {}) });
   const serving = await serve(weir, { port: 0, ...options });
   return {
     home,

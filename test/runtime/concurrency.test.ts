@@ -184,4 +184,42 @@ test('kill -9 of a host holding slots with executions queued: after the restart 
   }
 });
 
+test('a debounced flow with a concurrency limit: each burst, once quiet, waits its turn like any delivery', async () => {
+  const server = await recordingServer();
+  const host = await startHost();
+  try {
+    const { token } = await publishWithSettings(host.weir, 'debounced-limited', server.url, { debounce: { period: '300ms', key: '{{ $input.body.key }}' }, concurrency: { limit: 1 } });
+    server.state.hold = true;
+    const ids: string[] = [];
+    for (const key of ['a', 'b', 'c']) {
+      for (let n = 0; n < 3; n++) {
+        const res = await send(`${host.url}/trigger/${token}`, { body: JSON.stringify({ key, n }), headers: json });
+        assert.is(res.status, 200);
+        ids.push(res.json.executionId);
+      }
+    }
+    const runs = [ids[0], ids[3], ids[6]];
+    await until(() => server.calls.length === 1, 10_000, 'the first burst to call');
+    // The other two bursts are quiet too, yet they wait for the one slot rather than run past it.
+    const waiting = await until(async () => {
+      const records = await Promise.all(runs.map((id) => host.weir.executions.get(id)));
+      const queued = records.filter((r) => r.status === 'queued' && r.queuedFor?.rule === 'concurrency');
+      return queued.length === 2 && queued;
+    }, 10_000, 'two bursts queued behind the concurrency limit');
+    assert.equal(waiting.map((r) => r.queuedFor), [{ rule: 'concurrency', key: null }, { rule: 'concurrency', key: null }]);
+    assert.is(server.calls.length, 1, 'one run at a time');
+    server.state.hold = false;
+    server.release();
+    await until(() => server.calls.filter((c) => c.end).length === 3, 20_000, 'every burst to run');
+    assert.is(maxOverlap(server.calls), 1, 'never two at once');
+    assert.equal(server.calls.map((c) => c.n), [2, 2, 2], 'each burst with its last input');
+    assert.equal(new Set(server.calls.map((c) => c.id)), new Set(runs));
+  } finally {
+    server.state.hold = false;
+    server.release();
+    await host.close();
+    await server.close();
+  }
+});
+
 test.run();

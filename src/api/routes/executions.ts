@@ -19,7 +19,7 @@ async function workflowIdOf(workflows: ApiDeps['workflows'], ref: string): Promi
   return known ? { id: known, known: true } : { id: ref, known: false, unknown };
 }
 
-/** `/executions`: the paged list, one execution, and its control (cancel, retry, rerun). */
+/** `/executions`: the paged list, one execution, and its control (cancel, approve, retry, rerun). */
 export const executionRoutes = ({ executions, workflows, runtime }: ApiDeps): ApiRoute[] => [
   {
     method: 'GET',
@@ -85,6 +85,23 @@ export const executionRoutes = ({ executions, workflows, runtime }: ApiDeps): Ap
     body: { type: 'object', additionalProperties: false, properties: {} },
     response: { ...record, description: 'the cancelled execution' },
     handle: ({ params }) => executions.cancel(params.id),
+  },
+  {
+    method: 'POST',
+    path: '/executions/:id/approve',
+    operationId: 'approveExecution',
+    tag: 'executions',
+    summary: 'Approve (or deny, with `approve: false`) the tool call a waiting execution waits for (409 CONFLICT when it waits for no approval)',
+    description: "The node that asked (an `agent` node's tool call) runs again with the decision; a denial, with its `reason`, is the tool's result. `weir workflows approve <execution-id> [--deny] [--reason <text>]`.",
+    params: id,
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['approve'],
+      properties: { approve: { type: 'boolean', description: 'true approves, false denies' }, reason: { type: 'string', description: 'why (reported with a denial)' } },
+    },
+    response: { status: 200, description: 'the decision', schema: ref('ApprovalAnswer') },
+    handle: ({ params, body }) => executions.approve(params.id, { approve: body.approve as boolean, ...(typeof body.reason === 'string' ? { reason: body.reason } : {}) }),
   },
   {
     method: 'POST',

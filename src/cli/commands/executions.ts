@@ -1,6 +1,7 @@
 import { WeirError } from '../../errors.js';
 import type { ExecutionRecord, ExecutionStatus, UsageRecord } from '../../flow/types.js';
 import type { ExecutionPage } from '../../types/executions.js';
+import type { ApprovalAnswer } from '../../types/waits.js';
 import { MAX_PAGE } from '../../resources/executions/cursor.js';
 import { record, table } from '../output.js';
 import { workflowToRun } from '../../flow/run.js';
@@ -110,7 +111,16 @@ const executionId = [{ name: 'execution-id', required: true }];
 /** What `workflows cancel` prints of the cancelled execution. */
 export const cancelResult = (r: ExecutionRecord): CommandResult => ({ data: r, text: `cancelled execution ${r.id} (${r.workflowName})` });
 
-/** `workflows cancel`, `retry`, `rerun`: control of one execution by its id. */
+/** What `workflows approve` prints of a decision. */
+export const approveResult = (a: ApprovalAnswer): CommandResult => ({
+  data: a,
+  text: `${a.approved ? 'approved' : 'denied'} ${a.tool ?? 'the tool call'} of execution ${a.executionId}${a.reason ? ` (${a.reason})` : ''}`,
+});
+
+/** The body of an approval (`workflows approve`, local or remote). */
+export const approvalOf = (ctx: CommandContext): { approve: boolean; reason?: string } => ({ approve: !ctx.flags.deny, ...(ctx.flags.reason ? { reason: ctx.flags.reason as string } : {}) });
+
+/** `workflows cancel`, `approve`, `retry`, `rerun`: control of one execution by its id. */
 const controlCommands: CommandSpec[] = [
   {
     name: 'cancel',
@@ -118,6 +128,18 @@ const controlCommands: CommandSpec[] = [
     args: executionId,
     async run(ctx) {
       return cancelResult(await (await ctx.weir()).executions.cancel(ctx.args['execution-id']!));
+    },
+  },
+  {
+    name: 'approve',
+    summary: 'approve (or --deny) the tool call a waiting execution waits for',
+    args: executionId,
+    flags: {
+      deny: { type: 'boolean', summary: 'deny it: the tool does not run, the denial is its result' },
+      reason: { type: 'string', summary: 'why (reported with a denial)', placeholder: 'text' },
+    },
+    async run(ctx) {
+      return approveResult(await (await ctx.weir()).executions.approve(ctx.args['execution-id']!, approvalOf(ctx)));
     },
   },
   {
@@ -228,7 +250,9 @@ const usageLine = (u: UsageRecord): string => {
 /** What `workflows execution` prints of one execution. */
 export function executionResult(r: ExecutionRecord): CommandResult {
   const { queuedFor: _q, ...shown } = summary(r);
-  const head = record({ ...shown, status: statusText(r), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), ...family(r), ...(r.usage ? { usage: usageLine(r.usage) } : {}), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
+  const asked = r.status === 'waiting' ? Object.values(r.nodes).find((n) => n.status === 'waiting' && n.wait?.kind === 'approval')?.wait : undefined;
+  const approval = asked?.kind === 'approval' ? { status: `waiting for approval of ${asked.tool}`, approve: `${clip(JSON.stringify(asked.input) ?? '')} (weir workflows approve ${r.id} [--deny] [--reason <text>])` } : null;
+  const head = record({ ...shown, status: approval?.status ?? statusText(r), ...(approval ? { approve: approval.approve } : {}), workflow: `${r.workflowName} (${r.workflowId})`, version: r.version, ...(r.retryOf ? { retryOf: r.retryOf } : {}), ...(r.rerunOf ? { rerunOf: r.rerunOf } : {}), ...family(r), ...(r.usage ? { usage: usageLine(r.usage) } : {}), error: r.error ? `${r.error.node ? `${r.error.node}: ` : ''}${r.error.message}` : null });
   // The tokens column is there when a node reported usage (an agent): the other nodes' cells stay empty.
   const tokens = Object.values(r.nodes).some((n) => n.usage);
   const nodes = Object.entries(r.nodes).map(([node, n]) => ({

@@ -3,7 +3,7 @@ import type { ExecutionRecord } from '../../flow/types.js';
 import type { ExecutionPage } from '../../types/executions.js';
 import { MAX_PAGE } from '../../resources/executions/cursor.js';
 import type { WorkflowConfig } from '../../resources/workflows/types.js';
-import { cancelResult, executionResult, executionsLimit, executionsResult, newExecution, runInput, runResult } from '../commands/executions.js';
+import { approvalOf, approveResult, cancelResult, executionResult, executionsLimit, executionsResult, newExecution, runInput, runResult } from '../commands/executions.js';
 import { getResult, listResult, publishResult, statusResult } from '../commands/workflows.js';
 import { readUserFile } from '../read-input.js';
 import type { CliIO, CommandContext, CommandResult, CommandSpec, GroupSpec } from '../types.js';
@@ -61,6 +61,7 @@ const REMOTE: Record<string, RemoteRun> = {
   },
   execution: async (ctx, api) => executionResult(await api.call('GET', path('executions', ctx.args['execution-id']!))),
   cancel: async (ctx, api) => cancelResult(await api.call('POST', path('executions', ctx.args['execution-id']!, 'cancel'), {})),
+  approve: async (ctx, api) => approveResult(await api.call('POST', path('executions', ctx.args['execution-id']!, 'approve'), approvalOf(ctx))),
   async retry(ctx, api) {
     const id = ctx.args['execution-id']!;
     return newExecution(ctx, await api.call('POST', path('executions', id, 'retry'), { latest: !!ctx.flags.latest }), `retry of ${id}`);

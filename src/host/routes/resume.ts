@@ -9,7 +9,8 @@ const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 /**
  * `/resume/:token`, any method: resumes the execution waiting for that URL, answering 202 `{executionId}`;
  * the wait node's data is the call's `{body, headers, query, method}`, the body decoded as a webhook's is.
- * An unknown, used or expired token is 404.
+ * An approval URL's token (`$execution.approvalUrl`) decides its approval wait instead, answering 202
+ * `{executionId, approved, reason?, tool?, applied}`. An unknown, used or expired token is 404.
  */
 export const resumeRoutes = (waits: Pick<Waits, 'resume'>): Route[] => [
   {

@@ -13,16 +13,18 @@ export interface ControlDeps {
   workflows: Pick<Workflows, 'findPublished' | 'getLocal'>;
   run(options: RunOptions): Promise<ExecutionRecord>;
   cancel(id: string): Promise<ExecutionRecord>;
+  /** Decides an approval wait (the waits do). */
+  approve: ExecutionControl['approve'];
 }
 
 /**
- * Execution control: `cancel` (given), `retry` (a failed or cancelled execution again from its failed node,
+ * Execution control: `cancel` and `approve` (given), `retry` (a failed or cancelled execution again from its failed node,
  * its finished nodes' records reused) and `rerun` (its trigger input again, as a fresh execution).
  * @example
- * const control = createExecutionControl({ executions, configs, workflows, run: executor.run, cancel })
+ * const control = createExecutionControl({ executions, configs, workflows, run: executor.run, cancel, approve: waits.approve })
  * const retried = await control.retry('exec_123')
  */
-export function createExecutionControl({ executions, configs, workflows, run, cancel }: ControlDeps): ExecutionControl {
+export function createExecutionControl({ executions, configs, workflows, run, cancel, approve }: ControlDeps): ExecutionControl {
   /** The config an execution ran: the kept snapshot of its hash, or the current copy if it still has that hash. */
   async function sameVersion(old: ExecutionRecord): Promise<RunOptions['workflow']> {
     const kept = old.hash ? await configs.get(old.workflowId, old.hash) : null;
@@ -39,6 +41,7 @@ export function createExecutionControl({ executions, configs, workflows, run, ca
 
   return {
     cancel,
+    approve,
     async retry(id, { latest = false } = {}) {
       const old = await executions.get(id);
       if (old.status !== 'error' && old.status !== 'cancelled') {

@@ -84,6 +84,7 @@ export function ExecutionTable({ list, openId, onOpen, showFlow }: { list: List;
                 {r.error && <div className="exec-row-error">{r.error.message}</div>}
                 {r.status === 'queued' && r.queuedFor && <div className="muted exec-row-queued">{queuedReason(r.queuedFor)}</div>}
                 {r.debouncedInto && <div className="muted exec-row-queued">Collapsed into {r.debouncedInto}</div>}
+                {r.status === 'waiting' && r.approvalOf && <div className="muted exec-row-queued">Waiting for approval of {r.approvalOf}</div>}
               </td>
               <td className="exec-took">{duration(spanMs(r.startedAt, r.finishedAt))}</td>
             </tr>

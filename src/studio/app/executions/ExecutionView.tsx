@@ -6,6 +6,7 @@ import type { NodeTypeInfo, WorkflowConfig } from '../types.js';
 import { useLoad } from '../ui/hooks.js';
 import { duration, ErrorNote, Status, when } from '../ui/parts.js';
 import { ExecutionActions } from './Actions.js';
+import { ApprovalNote } from './ApprovalNote.js';
 import { Lineage } from './Lineage.js';
 import { NodePanel } from './NodePanel.js';
 import { QueuedNote } from './QueuedNote.js';
@@ -65,6 +66,7 @@ export function ExecutionView({ id, onOpen }: { id: string; onOpen(record: Inspe
       </header>
       <Lineage record={record} />
       <QueuedNote record={record} settings={drawn?.config.settings} />
+      <ApprovalNote record={record} onDecided={live.reload} />
       {record.error && (
         <div className="error-note exec-error" role="alert" aria-label="Execution error">
           <strong>

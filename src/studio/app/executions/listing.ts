@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, follow, seg } from '../api.js';
 import type { ErrorInfo, ExecutionPage, ExecutionRecord, ExecutionStatus } from '../types.js';
 import { asApiError } from '../ui/hooks.js';
+import { waitingApproval } from './ApprovalNote.js';
 
 /** One row of an executions list: what the list shows, without the record's data. */
 export interface ExecutionRow {
@@ -16,6 +17,8 @@ export interface ExecutionRow {
   draft?: true;
   queuedFor?: ExecutionRecord['queuedFor'];
   debouncedInto?: string;
+  /** Of one waiting for an approval: the tool whose call waits. */
+  approvalOf?: string;
 }
 
 const rowOf = (r: ExecutionRecord): ExecutionRow => ({
@@ -30,6 +33,7 @@ const rowOf = (r: ExecutionRecord): ExecutionRow => ({
   draft: r.draft,
   queuedFor: r.queuedFor,
   debouncedInto: r.debouncedInto,
+  approvalOf: waitingApproval(r)?.tool,
 });
 
 /** Values larger than this are cut in a listed record (the list shows none; the inspector loads its own). */
@@ -136,6 +140,8 @@ export function applyListEvent(rows: ExecutionRow[], name: string, data: any, st
     startedAt: data.startedAt,
     finishedAt: data.finishedAt ?? null,
     error: data.error,
+    // An event does not say what an execution waits for: a tool read before is not shown for a later wait.
+    approvalOf: undefined,
   };
   return upsert(rows, row, status);
 }
