@@ -1,7 +1,7 @@
 import { Suspend } from '../flow/suspend.js';
-import type { WaitInfo } from '../flow/types.js';
+import type { Approval } from '../flow/types.js';
 import type { NodeContext } from '../nodes/define.js';
-import type { Approval, PendingCall } from './run-tool.js';
+import type { PendingCall } from './run-tool.js';
 
 /** Where an agent's progress notes the tool call it waits for a person on. */
 export interface AwaitingApproval {
@@ -18,7 +18,7 @@ export interface AwaitingApproval {
  */
 export async function approvalOf(ctx: NodeContext<any>, progress: AwaitingApproval, pending: PendingCall): Promise<Approval | Suspend> {
   if (pending.approval) return pending.approval;
-  const decided = (ctx as { approval?: Approval }).approval;
+  const decided = ctx.approval;
   if (decided && progress.awaiting === pending.call.id) {
     pending.approval = { approved: decided.approved === true, ...(decided.reason ? { reason: decided.reason } : {}) };
     delete progress.awaiting;
@@ -27,7 +27,7 @@ export async function approvalOf(ctx: NodeContext<any>, progress: AwaitingApprov
   }
   progress.awaiting = pending.call.id;
   await ctx.saveProgress(progress);
-  return new Suspend({ kind: 'approval', tool: pending.call.name, input: pending.call.input } as unknown as WaitInfo);
+  return new Suspend({ kind: 'approval', tool: pending.call.name, input: pending.call.input });
 }
 
 /**

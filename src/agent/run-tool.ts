@@ -1,6 +1,6 @@
 import { childOf } from '../flow/children.js';
 import { Suspend } from '../flow/suspend.js';
-import type { ChildExecution, ExecutionRecord } from '../flow/types.js';
+import type { Approval, ChildExecution, ExecutionRecord } from '../flow/types.js';
 import { MAX_CALL_DEPTH } from '../nodes/call-flow.js';
 import type { NodeContext } from '../nodes/define.js';
 import { service } from '../nodes/resources/common.js';
@@ -8,12 +8,6 @@ import { checkInput } from '../triggers/input-params.js';
 import { isObject } from '../util/json.js';
 import type { ToolCall } from './model.js';
 import type { AgentTool } from './tools.js';
-
-/** A person's answer to a tool call that needs approval. */
-export interface Approval {
-  approved: boolean;
-  reason?: string;
-}
 
 /**
  * A tool call of the model's last answer, as stored in the node's progress: the execution id its flow runs
