@@ -20,6 +20,8 @@ export const CODES = {
   TIMEOUT: { exit: 1, status: 504 },
   PROVIDER: { exit: 1, status: 502 },
   EXECUTION_FAILED: { exit: 1, status: 500 },
+  MAX_STEPS: { exit: 1, status: 500 },
+  INVALID_OUTPUT: { exit: 1, status: 502 },
   SANDBOX_LIMIT: { exit: 1, status: 500 },
   RESULT_TOO_LARGE: { exit: 1, status: 400 },
   CANCELLED: { exit: 1, status: 503 },

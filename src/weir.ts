@@ -17,6 +17,7 @@ import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createInterfaces, type Interfaces } from './resources/interfaces/index.js';
 import { createAgents, type Agents } from './resources/agents/index.js';
 import { createKnowledge, type Knowledge } from './resources/knowledge/index.js';
+import { createChatModel } from './agent/providers/index.js';
 import { createKv, type Kv } from './resources/kv/index.js';
 import { blobDir, createObjects, type Objects } from './resources/objects/index.js';
 import { createSecrets, type Secrets } from './resources/secrets/index.js';
@@ -192,7 +193,7 @@ export async function createWeir(options: WeirOptions = {}): Promise<Weir> {
   const voiceAgents = createVoiceAgents({ storage, config, workflows, secrets: () => secrets.values() });
   const capture = createCapture({ storage, workflows, bus });
   // `call_flow` runs through `run`, which needs the executor the services are given to.
-  const services: NodeServices = { sandbox, expressions, awaitExecution: createAwaitExecution({ bus, executions, cancel: (id) => cancel(id) }), network, kv, tables, objects, knowledge, run: (ref, input, runOptions) => run(ref, input, runOptions) };
+  const services: NodeServices = { sandbox, expressions, awaitExecution: createAwaitExecution({ bus, executions, cancel: (id) => cancel(id) }), network, kv, tables, objects, knowledge, agents, published: { find: (ref) => runtime.index.published(ref), list: () => workflows.listPublished() }, chatModel: async () => createChatModel(config, await secrets.values()), run: (ref, input, runOptions) => run(ref, input, runOptions) };
   // Cancel requests from other processes are looked for only while runs go here (`onBusy`).
   const requests = createCancelRequests({ store: storage.view('cloud', 'executions'), probe: cloudProbe(storage, ['executions/cancel']), cluster });
   const running = createRunningExecutions({ onBusy: (busy) => cancelWatch.busy(busy) });

@@ -112,9 +112,9 @@ export function emitSafely(bus: WeirBus, type: string, event: unknown): void {
   }
 }
 
-/** An error as recorded: code, message and (for a Code node's `{status}`) the HTTP status. */
+/** An error as recorded: code, message, (for a Code node's `{status}`) the HTTP status, and its details when it has some. */
 export function errorInfo(err: unknown): ErrorInfo {
-  if (err instanceof WeirError) return { code: err.code, message: err.message, ...(err.status !== 500 ? { status: err.status } : {}) };
+  if (err instanceof WeirError) return { code: err.code, message: err.message, ...(err.status !== 500 ? { status: err.status } : {}), ...(err.details !== undefined ? { details: err.details } : {}) };
   return { code: 'EXECUTION_FAILED', message: err instanceof Error ? err.message : String(err) };
 }
 

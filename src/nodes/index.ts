@@ -8,6 +8,7 @@ import { manualTrigger } from '../triggers/manual/node.js';
 import { scheduleTrigger } from '../triggers/schedule/node.js';
 import { smsReceivedTrigger } from '../triggers/sms/node.js';
 import { webhookTrigger } from '../triggers/webhook/node.js';
+import { agentNode } from './agent.js';
 import { callFlowNode } from './call-flow.js';
 import { codeNode } from './code.js';
 import { conditionNode } from './condition.js';
@@ -59,6 +60,7 @@ export const BUILTIN_NODES = {
   storage_get: storageGetNode,
   storage_put: storagePutNode,
   knowledge_search: knowledgeSearchNode,
+  agent: agentNode,
 };
 
 /** Every built-in node type, triggers first. */

@@ -7,6 +7,9 @@ import type { Sandbox } from '../sandbox/index.js';
 import type { NetworkPolicy } from '../util/network.js';
 import type { Expressions } from '../expr/index.js';
 import type { AwaitExecution } from '../runtime/await-execution.js';
+import type { ChatModel } from '../agent/model.js';
+import type { Agents } from './agents.js';
+import type { PublishedWorkflow } from '../resources/workflows/types.js';
 
 /** Runs a workflow by id or name: the local draft, or the published copy with `{ published: true }`. */
 export type RunWorkflow = (ref: string, input?: unknown, options?: WeirRunOptions) => Promise<ExecutionRecord>;
@@ -34,4 +37,10 @@ export interface NodeServices {
   readonly tables?: Tables;
   readonly objects?: Objects;
   readonly knowledge?: Knowledge;
+  /** The agents, whose system prompt an `agent` node sends. */
+  readonly agents?: Pick<Agents, 'get'>;
+  /** The published flows (`findPublished` by id or name, or null): what an `agent` node offers as tools. */
+  readonly published?: { find(ref: string): Promise<PublishedWorkflow | null>; list(): Promise<PublishedWorkflow[]> };
+  /** The configured language model (`providers.llm`); throws saying what to configure when there is none. */
+  readonly chatModel?: () => Promise<ChatModel>;
 }

@@ -28,6 +28,8 @@ export interface ErrorInfo {
   message: string;
   status?: number;
   node?: string;
+  /** What the failing node leaves for whoever handles the error (an agent's partial `toolCalls` and text at `MAX_STEPS`). */
+  details?: unknown;
 }
 
 /**

@@ -31,6 +31,8 @@ const LOAD_SLICE = 5000;
 const RESCAN_MS = 5 * 60_000;
 const ACTIVE = new Set(['queued', 'running', 'waiting']);
 const ENDED = new Set(['success', 'error', 'cancelled']);
+/** The triggers of child runs whose parent node waits on them (a foreach item's sub-flow, an agent's tool flow). */
+const AWAITED_BY_PARENT = new Set(['foreach', 'agent']);
 
 /** Options of {@link createWaits}. */
 export interface WaitsOptions {
@@ -165,7 +167,7 @@ export function createWaits(options: WaitsOptions): Waits & { hooks: { prepare(r
    */
   function wakeParent(run: RunState): Promise<void> | undefined {
     const { record } = run;
-    if (!run.options.resume || !record.parentExecutionId || !record.parentNodeId || record.trigger !== 'foreach' || !ENDED.has(record.status)) return undefined;
+    if (!run.options.resume || !record.parentExecutionId || !record.parentNodeId || !AWAITED_BY_PARENT.has(record.trigger) || !ENDED.has(record.status)) return undefined;
     return addDues([{ at: now(), executionId: record.parentExecutionId, nodeId: record.parentNodeId, childId: record.id }]);
   }
 

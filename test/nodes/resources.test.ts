@@ -108,7 +108,7 @@ test('a custom node sees the narrow node services, not the instance: it may use 
   const config = { nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', config: {} }, { id: 'services_probe-1', type: 'services_probe', config: {} }], edges: [{ source: 'manual_trigger-1', target: 'services_probe-1' }], variables: {}, metadata: {} };
   const r = await weir.executor.run({ workflow: { id: 'wf_probe', name: 'probe', config }, input: {}, trigger: 'manual' });
   assert.is(r.status, 'success', JSON.stringify(r.error));
-  assert.equal(r.result, { keys: ['awaitExecution', 'expressions', 'knowledge', 'kv', 'network', 'objects', 'run', 'sandbox', 'tables'], close: 'undefined' });
+  assert.equal(r.result, { keys: ['agents', 'awaitExecution', 'chatModel', 'expressions', 'knowledge', 'kv', 'network', 'objects', 'published', 'run', 'sandbox', 'tables'], close: 'undefined' });
   assert.is(await weir.kv.getValue('ns', 'from-node'), 'yes');
   await weir.close();
 });
