@@ -2,8 +2,7 @@ import { WeirError } from '../errors.js';
 import type { NodeContext } from '../nodes/define.js';
 import { service } from '../nodes/resources/common.js';
 import type { PublishedWorkflow } from '../resources/workflows/types.js';
-import type { InputParam } from '../triggers/input-params.js';
-import type { JsonSchema } from '../util/json-schema.js';
+import { inputParamsSchema, type InputParam } from '../triggers/input-params.js';
 import { didYouMean } from '../util/nearest.js';
 import type { ToolSpec } from './model.js';
 
@@ -30,20 +29,9 @@ const KNOWLEDGE_SPEC: ToolSpec = {
  * The name a model calls a flow by: providers accept letters, digits, `_` and `-` (at most 64), so any other
  * character of the flow's name becomes `_`.
  * @example
- * toolName('look up order') // 'look_up_order'
+ * agentToolName('look up order') // 'look_up_order'
  */
-export const toolName = (flow: string): string => flow.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-
-/**
- * The JSON schema of a flow's input as its trigger's `inputParams` declare it (any object when it declares none).
- * @example
- * paramsSchema([{ name: 'orderId', type: 'string', required: true }]) // { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] }
- */
-export function paramsSchema(params: InputParam[] | undefined): JsonSchema {
-  if (!params?.length) return { type: 'object', properties: {} };
-  const required = params.filter((p) => p.required).map((p) => p.name);
-  return { type: 'object', properties: Object.fromEntries(params.map((p) => [p.name, { type: p.type }])), ...(required.length ? { required } : {}) };
-}
+export const agentToolName = (flow: string): string => flow.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
 
 /**
  * The tools of an agent node by the name the model calls them: each listed published flow (looked up now, so
@@ -62,12 +50,12 @@ export async function agentTools(ctx: NodeContext<any>, flows: string[], knowled
       throw new WeirError('NOT_FOUND', `agent: no published flow ${missing.map((m) => `"${m}"`).join(', ')} to offer as a tool${didYouMean(missing[0], names)}`, { hints: ['publish the flow first (`weir workflows publish <name>`), or fix its name in "tools"'] });
     }
     for (const [i, flow] of (found as PublishedWorkflow[]).entries()) {
-      const name = toolName(flow.name);
+      const name = agentToolName(flow.name);
       if (tools.has(name) || name === KNOWLEDGE_TOOL) throw new WeirError('INVALID_CONFIG', `agent: two tools would be called "${name}"; rename one of the flows`);
       const trigger = flow.config.nodes.find((n) => n.type.endsWith('_trigger'));
       const params = trigger?.config?.inputParams as InputParam[] | undefined;
       const description = flow.description?.trim() || `Runs the flow "${flow.name}" and returns its result`;
-      tools.set(name, { kind: 'flow', ref: flows[i], flow, params, spec: { name, description, parameters: paramsSchema(params) } });
+      tools.set(name, { kind: 'flow', ref: flows[i], flow, params, spec: { name, description, parameters: inputParamsSchema(params) } });
     }
   }
   if (knowledge) tools.set(KNOWLEDGE_TOOL, { kind: 'knowledge', ref: KNOWLEDGE_TOOL, spec: KNOWLEDGE_SPEC });

@@ -8,7 +8,7 @@ import type { JsonSchema } from '../util/json-schema.js';
 
 /** A published flow offered as an MCP tool. */
 export interface FlowTool {
-  /** The flow's name with every character MCP does not allow in a tool name replaced by `_` (see {@link toolName}). */
+  /** The flow's name with every character MCP does not allow in a tool name replaced by `_` (see {@link mcpToolName}). */
   name: string;
   /** The published copy's description, when it has one. */
   description?: string;
@@ -47,9 +47,9 @@ const MAX_NAME = 128;
 /**
  * A flow name as an MCP tool name: each character outside `A-Z a-z 0-9 _ - .` becomes `_`, at most 128 of them.
  * @example
- * toolName('send invoice') // 'send_invoice'
+ * mcpToolName('send invoice') // 'send_invoice'
  */
-export const toolName = (flowName: string): string => flowName.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, MAX_NAME) || '_';
+export const mcpToolName = (flowName: string): string => flowName.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, MAX_NAME) || '_';
 
 const triggerParams = (nodes: FlowToolsDeps['nodes'], pub: PublishedWorkflow) =>
   pub.config.nodes.find((n) => nodes.get(n.type)?.trigger)?.config?.inputParams as InputParam[] | undefined;
@@ -71,7 +71,7 @@ export function createFlowTools(deps: FlowToolsDeps): FlowTools {
     const flows = (await deps.workflows.listPublished()).filter((pub) => pub.config.settings?.mcp === true).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const taken = new Set<string>();
     return flows.map((pub) => {
-      let name = toolName(pub.name);
+      let name = mcpToolName(pub.name);
       // Two flow names that differ only in characters MCP does not allow would give one tool name.
       if (taken.has(name)) name = `${name.slice(0, MAX_NAME - 9)}_${pub.id.slice(-8)}`;
       taken.add(name);

@@ -43,7 +43,7 @@ export function validateInputParams(config: { inputParams?: unknown }): Problem[
 /**
  * The JSON schema of an input object that declared params accept: each param a property of its type, the
  * required ones `required`. Keys not declared are let through, as {@link checkInput} lets them through. This
- * is the schema a flow offers as a tool (`/mcp`).
+ * is the schema a flow offers as a tool (`/mcp`, an agent node's `tools`).
  * @example
  * inputParamsSchema([{ name: 'email', type: 'string', required: true }])
  * // { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] }

@@ -35,12 +35,12 @@ test('the page shows the files, the set-up and the two questions this test runs'
     'weir workflows publish',
     'weir serve',
   ]);
-  for (const message of [QUESTION, REFUND]) assert.ok(doc.includes(JSON.stringify({ message })), message);
+  for (const message of [QUESTION, REFUND]) assert.ok(doc.includes(`{"message": "${message}"}`), message);
 });
 
 test('the support bot answers from the knowledge base, and refunds an order once a person approved it', async () => {
   const payments = await recordingServer();
-  // The model: looks the policy up before answering it; calls refund_order for a refund and answers with
+  // The model: looks the policy up before answering it; calls refund-order for a refund and answers with
   // what the tool gave back.
   const model = await modelServer('openai', ({ body }) => {
     const asked: string = body.messages.find((m: any) => m.role === 'user').content;
@@ -51,7 +51,7 @@ test('the support bot answers from the knowledge base, and refunds an order once
       const found = /within 5\s+business days/.test(results[0].content);
       return { text: found ? 'Refunds go back to your original payment method within 5 business days of approval.' : 'I do not know.', usage };
     }
-    if (!results.length) return { toolCalls: [{ name: 'refund_order', input: { orderId: '42', reason: 'arrived broken' } }], usage };
+    if (!results.length) return { toolCalls: [{ name: 'refund-order', input: { orderId: '42', reason: 'arrived broken' } }], usage };
     const refunded = JSON.parse(results[0].content).refunded === '42';
     return { text: refunded ? 'Order 42 is refunded; the money is back within 5 business days.' : `No refund: ${results[0].content}`, usage };
   });
@@ -80,7 +80,7 @@ test('the support bot answers from the knowledge base, and refunds an order once
     assert.is(waiting.json.status, 'waiting');
     const id: string = waiting.json.executionId;
     const shown = await cli(['workflows', 'execution', id], { home });
-    assert.match(shown.stdout, 'waiting for approval of refund_order');
+    assert.match(shown.stdout, 'waiting for approval of refund-order');
     assert.is(payments.calls.length, 0, 'nothing refunded before the approval');
 
     const approved = await cli(['workflows', 'approve', id], { home });
