@@ -94,8 +94,9 @@ export async function runAgent(ctx: NodeContext<any>, run: AgentRun): Promise<Ag
       progress.toolCalls.push({ name: pending.call.name, input: pending.call.input, output: result.output });
       progress.messages.push({ role: 'tool', toolCallId: pending.call.id, name: pending.call.name, content: result.content });
       // Not awaited: a flow's result is in its own record already (a resume awaits it by its reserved id), so
-      // the model may be asked while this checkpoint is written.
-      void ctx.saveProgress(progress);
+      // the model may be asked while this checkpoint is written. A write that fails fails the next checkpoint too,
+      // which is awaited: the node fails there.
+      ctx.saveProgress(progress).catch(() => {});
     }
     delete progress.pending;
     const turn = await ask(run, progress, ctx.signal);

@@ -16,8 +16,8 @@ export const MAX_MAX_STEPS = 100;
 export interface AgentConfig {
   /** The agent (id) whose system prompt is sent. */
   agent: string;
-  /** The user's message: text with expressions. */
-  prompt: unknown;
+  /** The user's message: text with expressions (a value an expression gives whole is sent as JSON). */
+  prompt: string;
   /** Published flows (names or ids) the model may call as tools. */
   tools?: string[];
   /** Adds the `knowledge_search` tool. */
@@ -54,7 +54,7 @@ export const agentNode = defineNode<AgentConfig>({
     type: 'object',
     properties: {
       agent: { type: 'string', description: 'The id of the agent whose system prompt is sent (`weir agent list`)' },
-      prompt: { description: "The user's message to the model: text with expressions" },
+      prompt: { type: 'string', description: "The user's message to the model: text with expressions" },
       tools: { type: 'array', items: { type: 'string' }, description: "Published flows (names or ids) the model may call; each one's trigger inputParams are the tool's input schema" },
       knowledge: { type: 'boolean', description: 'true: the model may also call knowledge_search (full-text search of the knowledge base)' },
       maxSteps: { type: 'integer', minimum: 1, maximum: MAX_MAX_STEPS, description: `Model calls at most; a model still asking for tools at the last one fails the node with MAX_STEPS (default ${DEFAULT_MAX_STEPS})` },
@@ -74,7 +74,7 @@ export const agentNode = defineNode<AgentConfig>({
   validate(config) {
     const problems: Problem[] = [];
     check.required(config as unknown as Record<string, unknown>, 'agent', problems);
-    check.required(config as unknown as Record<string, unknown>, 'prompt', problems, 'any');
+    check.required(config as unknown as Record<string, unknown>, 'prompt', problems);
     const tools = Array.isArray(config.tools) ? config.tools : [];
     tools.forEach((t, i) => {
       if (typeof t !== 'string' || !t.trim()) problems.push({ path: `tools[${i}]`, message: 'a tool is the name or id of a published flow' });
@@ -97,7 +97,8 @@ export const agentNode = defineNode<AgentConfig>({
     const model = await service(ctx, 'chatModel')();
     const agent = await service(ctx, 'agents').get(String(config.agent));
     const tools = await agentTools(ctx, config.tools ?? [], config.knowledge === true);
-    const prompt = typeof config.prompt === 'string' ? config.prompt : JSON.stringify(config.prompt ?? null);
+    const rendered: unknown = config.prompt;
+    const prompt = typeof rendered === 'string' ? rendered : JSON.stringify(rendered ?? null);
     return runAgent(ctx, {
       model,
       system: agent.systemPrompt,

@@ -81,6 +81,23 @@ const WHOLE: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
       { requiredKeys: ['items', 'flow'] },
     ),
   ),
+  // Tools listed once each, approvals of listed tools only, an output with its schema.
+  agent: fc.uniqueArray(fc.constantFrom('order-status', 'refund-order', 'wf_abc'), { maxLength: 3 }).chain((tools) =>
+    fc.record(
+      {
+        agent: fc.constantFrom('assistant', 'support'),
+        prompt: fc.constantFrom('Where is order {{ $input.orderId }}?', '{{ $input.body.message }}'),
+        tools: fc.constant(tools),
+        knowledge: fc.boolean(),
+        maxSteps: fc.integer({ min: 1, max: 100 }),
+        model: fc.constantFrom('gpt-4o-mini', 'claude-sonnet-4-5'),
+        output: fc.constantFrom({ schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] } }),
+        approve: fc.oneof(fc.boolean(), fc.subarray(tools)),
+      },
+      // `tools` always: an `approve` list names some of them.
+      { requiredKeys: ['agent', 'prompt', 'tools'] },
+    ),
+  ),
   schedule_trigger: fc.oneof(
     fc.record({ scheduleType: fc.constant('interval'), intervalValue: fc.integer({ min: 1, max: 100 }), intervalUnit: fc.constantFrom('minutes', 'hours', 'days') }),
     fc.record({ scheduleType: fc.constant('cron'), cronExpression: fc.constantFrom('*/5 * * * *', '0,30 9-17 * * mon-fri', '0 0 1 1 *') }),
@@ -89,16 +106,16 @@ const WHOLE: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   ),
 };
 
-/** A valid value of a schema property no table above constrains: from its type, enum and minimum. */
+/** A valid value of a schema property no table above constrains: from its type, enum, minimum and maximum. */
 function fromSchema(schema: JsonSchema): fc.Arbitrary<unknown> | null {
-  const s = schema as { type?: string | string[]; enum?: unknown[]; minimum?: number; items?: JsonSchema; pattern?: string };
+  const s = schema as { type?: string | string[]; enum?: unknown[]; minimum?: number; maximum?: number; items?: JsonSchema; pattern?: string };
   if (s.enum) return fc.constantFrom(...s.enum);
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (type === undefined) return safeJson;
   if (type === 'boolean') return fc.boolean();
   if (type === 'object') return fc.dictionary(text, safeJson, { maxKeys: 4 });
   if (type === 'array') return s.items && (s.items as { type?: string }).type === 'string' ? fc.array(text.filter(Boolean), { maxLength: 3 }) : fc.array(safeJson, { maxLength: 3 });
-  if (type === 'integer' || type === 'number') return fc.integer({ min: Math.max(1, s.minimum ?? 1), max: 100_000 });
+  if (type === 'integer' || type === 'number') return fc.integer({ min: Math.max(1, s.minimum ?? 1), max: s.maximum ?? 100_000 });
   return null; // a free string: only the example's or a constrained value is known to be valid
 }
 
