@@ -82,7 +82,7 @@ export const agentNode = defineNode<AgentConfig>({
       else if (t === KNOWLEDGE_TOOL) problems.push({ path: `tools[${i}]`, message: `"${KNOWLEDGE_TOOL}" is not a flow: set "knowledge": true instead` });
     });
     if (Array.isArray(config.approve)) {
-      const known = [...tools, ...(config.knowledge === true ? [KNOWLEDGE_TOOL] : [])];
+      const known = [...tools.filter((t): t is string => typeof t === 'string'), ...(config.knowledge === true ? [KNOWLEDGE_TOOL] : [])];
       config.approve.forEach((name, i) => {
         if (typeof name === 'string' && !known.includes(name)) problems.push({ path: `approve[${i}]`, message: `"${name}" is not one of the node's tools (${known.map((k) => `"${k}"`).join(', ') || 'it has none'})` });
       });

@@ -69,7 +69,7 @@ export const waitNode = defineNode<WaitConfig>({
       return problems;
     }
     durationProblem(config, 'for', problems);
-    if (config.until !== undefined && !isTemplate(config.until) && Number.isNaN(Date.parse(String(config.until)))) {
+    if (config.until !== undefined && !isTemplate(config.until) && (typeof config.until !== 'string' || Number.isNaN(Date.parse(config.until)))) {
       problems.push({ path: 'until', message: `"until" must be an ISO time (2026-12-01T09:00:00Z) or an expression, got ${JSON.stringify(config.until)}` });
     }
     if (config.webhook !== undefined && config.webhook !== true) problems.push({ path: 'webhook', message: '"webhook" must be true' });

@@ -3,6 +3,7 @@ import { WeirError } from '../../errors.js';
 import type { NodeRegistry } from '../../nodes/index.js';
 import type { KeyValueStorage, Storages } from '../../storage/index.js';
 import { newId, newToken, sha256 } from '../../util/ids.js';
+import { isErrorFlow } from '../../triggers/error/node.js';
 import { hashJson } from '../../util/json.js';
 import { didYouMean } from '../../util/nearest.js';
 import { configPatch, diffConfigs, type Change } from './diff.js';
@@ -129,8 +130,10 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     /** Complete details of one workflow, including both configs. */
     async get(ref: string): Promise<WorkflowDetails> {
       const wf = await requireLocal(ref);
-      const [pub, drafts, published] = await Promise.all([cloud.getItem<PublishedWorkflow>(wf.id), readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
-      const errorFlowFor = errorFlowUsers(wf, pub, drafts, published);
+      const pub = await cloud.getItem<PublishedWorkflow>(wf.id);
+      // Only an error flow is ever run as one (publish refuses to name any other flow), so only an error flow
+      // reads every flow to find its users: opening any other flow costs the same with 10 flows or 10,000.
+      const errorFlowFor = isErrorFlow(wf.config) || (pub && isErrorFlow(pub.config)) ? errorFlowUsers(wf, pub, await readAll<LocalWorkflow>(local), await readAll<PublishedWorkflow>(cloud)) : [];
       return { ...summarize(wf, pub), webhookToken: wf.webhookToken, config: wf.config, published: pub, createdAt: wf.createdAt, errorFlowFor };
     },
 
