@@ -75,16 +75,19 @@ function work() {
     let since = 0;
     let out = '';
     let err = '';
+    // What a worker printed after a file's end marker (a late log line of that file) counts to the next file.
+    const after = (text) => (text.includes(END) ? text.slice(text.indexOf(END) + END.length) : text);
     const next = () => {
       current = queue.shift() ?? null;
-      out = err = '';
+      out = after(out);
+      err = after(err);
       since = performance.now();
       if (current) child.stdin.write(`${JSON.stringify({ name: current.name, file: current.file })}\n`);
       else child.stdin.end();
     };
     const settle = () => {
-      if (!out.endsWith(END) || !err.endsWith(END)) return;
-      report(current, out.slice(0, -END.length), err.slice(0, -END.length), '', (performance.now() - since) / 1000);
+      if (!current || !out.includes(END) || !err.includes(END)) return;
+      report(current, out.slice(0, out.indexOf(END)), err.slice(0, err.indexOf(END)), '', (performance.now() - since) / 1000);
       next();
     };
     child.stdout.on('data', (d) => {
