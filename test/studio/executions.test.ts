@@ -48,6 +48,8 @@ test('a running execution opened from the list is drawn on the graph and its nod
   await ui.shot(page, 'execution-live');
   await page.locator('[data-testid="node-code-1"] .status-success').waitFor();
   await page.locator('.exec-head .status-success').waitFor();
+  // Every node stays drawn as statuses change under it (React Flow hides a node it lost the size of).
+  for (const node of await page.locator('.react-flow__node').all()) assert.ok(await node.isVisible(), `${await node.getAttribute('data-id')} is hidden`);
   assert.match(await page.locator('[data-testid="node-delay-1"] .wnode-ms').textContent() ?? '', /\d(\.\d)? s$/);
   await page.locator('[data-testid="node-code-1"]').click();
   const panel = page.getByRole('complementary', { name: 'Node code-1' });

@@ -1,5 +1,5 @@
-import { Background, Controls, Handle, MiniMap, Position, ReactFlow, useUpdateNodeInternals, type Edge, type Node, type NodeProps, type ReactFlowProps } from '@xyflow/react';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { applyNodeChanges, Background, Controls, Handle, MiniMap, Position, ReactFlow, useUpdateNodeInternals, type Edge, type Node, type NodeChange, type NodeProps, type ReactFlowProps } from '@xyflow/react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FlowEdge, FlowNode, NodeStatus, NodeTypeInfo, WorkflowConfig } from '../types.js';
 import { duration } from '../ui/parts.js';
 import { positions } from './layout.js';
@@ -142,9 +142,35 @@ export interface FlowGraphProps extends Omit<ReactFlowProps<WeirNode, Edge>, 'no
   edges: Edge[];
 }
 
+/**
+ * The nodes of a read-only graph, with the sizes React Flow measured kept on them. React Flow hides a node given
+ * without a size and measures it again only when its drawn size changes, so a node rebuilt without one (a live
+ * run's status changing) just after it was measured would stay hidden. Sizes and rebuilt nodes meet in one state,
+ * updated in order, as the editor's canvas keeps its own.
+ */
+function useMeasured(given: WeirNode[]) {
+  const [nodes, setNodes] = useState(given);
+  useEffect(() => setNodes((prev) => withSizes(given, prev)), [given]);
+  const onNodesChange = useCallback((changes: NodeChange<WeirNode>[]) => setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type === 'dimensions'), ns)), []);
+  return { nodes, onNodesChange };
+}
+
+function withSizes(nodes: WeirNode[], prev: WeirNode[]): WeirNode[] {
+  const sizes = new Map(prev.map((n) => [n.id, n.measured]));
+  return nodes.map((n) => (n.measured || !sizes.get(n.id) ? n : { ...n, measured: sizes.get(n.id) }));
+}
+
 /** The canvas: pan, zoom, fit, controls, and a minimap on large flows. Read-only unless handlers are given. */
-export function FlowGraph({ nodes, edges, children, ...rest }: FlowGraphProps) {
-  const readOnly = !rest.onNodesChange;
+export function FlowGraph(props: FlowGraphProps) {
+  return props.onNodesChange ? <Canvas {...props} readOnly={false} /> : <ReadOnlyCanvas {...props} />;
+}
+
+function ReadOnlyCanvas({ nodes: given, ...rest }: FlowGraphProps) {
+  const { nodes, onNodesChange } = useMeasured(given);
+  return <Canvas {...rest} nodes={nodes} onNodesChange={onNodesChange} readOnly />;
+}
+
+function Canvas({ nodes, edges, children, readOnly, ...rest }: FlowGraphProps & { readOnly: boolean }) {
   const defaults = useMemo(() => ({ type: 'smoothstep' as const }), []);
   return (
     <ReactFlow<WeirNode, Edge>
