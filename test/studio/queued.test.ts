@@ -35,9 +35,10 @@ test('executions queued behind a concurrency limit say why in the list and on th
     await until(async () => (await statusOf(ids[3])) === 'queued', 10_000, 'the last to be queued');
 
     const page = await ui.open(host, `#/flows/${workflowId}/executions`);
+    // Each queued row says why, with the limit of the flow's settings (they load beside the list).
     const queuedRows = page.locator('tr.exec-row', { hasText: 'queued' });
-    await queuedRows.nth(2).waitFor();
-    for (const text of await queuedRows.allTextContents()) assert.match(text, 'Queued: concurrency limit for key “t1”');
+    await queuedRows.filter({ hasText: 'Queued: concurrency limit 1 for key “t1”' }).nth(2).waitFor();
+    assert.is(await queuedRows.count(), 3);
     await page.locator(`tr.exec-row[data-execution-id="${ids[3]}"]`).click();
     const why = page.getByRole('status', { name: 'Why queued' });
     // The place in line and the flow's settings load apart: the note is read once it has both.

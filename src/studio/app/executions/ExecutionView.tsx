@@ -14,7 +14,8 @@ import { configFor, configOfRecord, overlaysOf, spanMs, type Inspected } from '.
 import { RunSummary } from './RunSummary.js';
 import { useExecution } from './useExecution.js';
 
-interface Details {
+/** What the Studio reads of `GET /workflows/:id` to draw an execution: the draft and the published copy. */
+export interface Details {
   config: WorkflowConfig;
   published: { config: WorkflowConfig; version: number } | null;
 }

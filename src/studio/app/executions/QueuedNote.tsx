@@ -12,25 +12,31 @@ const LISTED = 500;
 const POLL_MS = 2000;
 
 /**
- * Why a queued execution waits, in words: the rule, its numbers when the flow's settings are known, the key,
- * and how many of its key arrived before it.
+ * The rule a queued execution waits for, in a few words, with its numbers when the flow's settings are known
+ * and the key: what a row of the executions list says.
  * @example
- * queuedReason({ rule: 'concurrency', key: 't1' }, { concurrency: { limit: 2 } }, '3') // 'Queued: concurrency limit 2 for key “t1” (3 ahead)'
+ * queuedRule({ rule: 'concurrency', key: 't1' }, { concurrency: { limit: 2 } }) // 'Queued: concurrency limit 2 for key “t1”'
  */
-export function queuedReason({ rule, key }: QueuedFor, settings?: Settings, ahead?: string): string {
+export function queuedRule({ rule, key }: QueuedFor, settings?: Settings): string {
   const forKey = key === null ? '' : ` for key “${key}”`;
+  if (rule === 'concurrency') return `Queued: concurrency limit${settings?.concurrency ? ` ${settings.concurrency.limit}` : ''}${forKey}`;
+  if (rule === 'rateLimit') return `Queued: rate limit${settings?.rateLimit ? ` ${settings.rateLimit.limit} per ${settings.rateLimit.period}` : ''}${forKey}`;
+  return `Queued: debounce${settings?.debounce ? ` ${settings.debounce.period}` : ''}${forKey}`;
+}
+
+/**
+ * Why a queued execution waits, in words: {@link queuedRule}, how many of its key arrived before it, and
+ * when it starts.
+ * @example
+ * queuedReason({ rule: 'concurrency', key: 't1' }, { concurrency: { limit: 2 } }, '3') // 'Queued: concurrency limit 2 for key “t1” (3 ahead): starts when a running one ends'
+ */
+export function queuedReason(queuedFor: QueuedFor, settings?: Settings, ahead?: string): string {
   const inLine = ahead === undefined ? '' : ahead === '0' ? ' (next in line)' : ` (${ahead} ahead)`;
-  if (rule === 'concurrency') {
-    const limit = settings?.concurrency?.limit;
-    return `Queued: concurrency limit${limit ? ` ${limit}` : ''}${forKey}${inLine}${limit ? ': starts when a running one ends' : ''}`;
-  }
-  if (rule === 'rateLimit') {
-    const r = settings?.rateLimit;
-    return `Queued: rate limit${r ? ` ${r.limit} per ${r.period}` : ''}${forKey}${inLine}: starts when the limit allows`;
-  }
+  const head = queuedRule(queuedFor, settings) + inLine;
+  if (queuedFor.rule === 'concurrency') return `${head}${settings?.concurrency ? ': starts when a running one ends' : ''}`;
+  if (queuedFor.rule === 'rateLimit') return `${head}: starts when the limit allows`;
   const d = settings?.debounce;
-  const quiet = d ? `: runs once no delivery came for ${d.period}${d.maxWait ? ` (at most ${d.maxWait} after the first)` : ''}, with the last input` : '';
-  return `Queued: debounce${d ? ` ${d.period}` : ''}${forKey}${quiet}`;
+  return `${head}${d ? `: runs once no delivery came for ${d.period}${d.maxWait ? ` (at most ${d.maxWait} after the first)` : ''}, with the last input` : ''}`;
 }
 
 /** How many queued executions of the same rule and key arrived before `record` ("500+" past one page). */
