@@ -222,4 +222,38 @@ test('a debounced flow with a concurrency limit: each burst, once quiet, waits i
   }
 });
 
+test('publish refuses a flow that runs itself under a concurrency limit without a key: it would wait for its own slot', async () => {
+  const home = tmpDir();
+  const weir = await createWeir({ home });
+  const calling = (name: string, settings: Record<string, unknown>, type = 'call_flow') => ({
+    nodes: [
+      { id: 'manual_trigger-1', type: 'manual_trigger', config: {} },
+      { id: 'set-2', type: 'set', config: { values: { ok: true } } },
+      type === 'foreach' ? { id: 'foreach-3', type: 'foreach', config: { items: '{{ $input.items }}', flow: name } } : { id: 'call_flow-3', type: 'call_flow', config: { flow: name } },
+    ],
+    edges: [{ id: 'e1', source: 'manual_trigger-1', target: 'set-2' }, { id: 'e2', source: 'set-2', target: 'call_flow-3'.replace('call_flow', type) }],
+    settings,
+  });
+  try {
+    const created = await weir.workflows.create('recursive', undefined, { config: calling('recursive', { concurrency: { limit: 1 } }) as never });
+    const refused = await cli(['workflows', 'publish', 'recursive'], { home });
+    assert.is(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, 'call_flow-3 runs this flow, whose concurrency limit 1 counts its callers');
+    assert.match(refused.stderr, 'hint: move the part that repeats into a flow of its own');
+    assert.is(await weir.workflows.findPublished('recursive'), null, 'nothing published');
+    // By id, and through a foreach: the same.
+    await weir.workflows.save('recursive', calling(created.id, { concurrency: { limit: 4 } }, 'foreach') as never);
+    const byId = await cli(['workflows', 'publish', 'recursive'], { home });
+    assert.is(byId.code, 1, byId.stderr);
+    assert.match(byId.stderr, 'foreach-3 runs this flow, whose concurrency limit 4');
+    // With a key (a call may take another key's slot), or calling another flow, it publishes.
+    await weir.workflows.save('recursive', calling('recursive', { concurrency: { limit: 1, key: '{{ $input.depth }}' } }) as never);
+    assert.is((await cli(['workflows', 'publish', 'recursive'], { home })).code, 0);
+    await weir.workflows.create('caller', undefined, { config: calling('recursive', { concurrency: { limit: 1 } }) as never });
+    assert.is((await cli(['workflows', 'publish', 'caller'], { home })).code, 0);
+  } finally {
+    await weir.close();
+  }
+});
+
 test.run();
