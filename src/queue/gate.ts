@@ -96,8 +96,9 @@ export function createGate(options: GateOptions) {
     /**
      * Runs an execution of this process (a woken one) once the lanes give it places, as {@link enter} does for
      * a job, but waiting here: until told it was let in, or its park delay passed, then it asks again.
+     * `onPark` is called each time it is parked, before it waits.
      */
-    async admit<T>(job: Pick<RunJob, 'workflow' | 'input' | 'executionId'>, run: () => Promise<T>): Promise<T> {
+    async admit<T>(job: Pick<RunJob, 'workflow' | 'input' | 'executionId'>, run: () => Promise<T>, onPark?: () => void): Promise<T> {
       if (!gate.applies(job)) return run();
       for (;;) {
         // Listening before asking: a place handed over in between is not missed.
@@ -107,6 +108,7 @@ export function createGate(options: GateOptions) {
           throw err;
         });
         if (entry.kind === 'park') {
+          onPark?.();
           await turn.until(entry.delayMs);
           turn.stop();
           continue;

@@ -47,9 +47,10 @@ export interface ExecutionQueue {
   /**
    * Runs a woken execution (its `wait` ended on this host) once its flow's lanes give it places again, as
    * a job would be: it waits here, holding no worker slot, until a place is handed to it (told over the
-   * cluster) or its park delay passes, then asks again. Without rules, `run` starts at once.
+   * cluster) or its park delay passes, then asks again. Without rules, `run` starts at once. `onPark` is
+   * called each time it is parked, before it waits.
    */
-  admit<T>(job: Pick<RunJob, 'executionId' | 'workflow' | 'input'>, run: () => Promise<T>): Promise<T>;
+  admit<T>(job: Pick<RunJob, 'executionId' | 'workflow' | 'input'>, run: () => Promise<T>, onPark?: () => void): Promise<T>;
   /**
    * Delivers an execution of a flow with `settings.debounce` (CONTRACT 20) to every host's burst of its key:
    * the first delivery of a burst is its run, a job delayed until `period` after the burst's last delivery
@@ -162,8 +163,8 @@ export function createExecutionQueue(options: { settings: QueueSettings; cluster
       await replies.send(data.replyTo, { id: executionId, kind: 'end', record }).catch(() => {});
       return record;
     },
-    async admit(job, run) {
-      return (await open()).gate.admit(job, run);
+    async admit(job, run, onPark) {
+      return (await open()).gate.admit(job, run, onPark);
     },
     async debounce(delivery, stored) {
       const { record, workflow, key } = delivery;

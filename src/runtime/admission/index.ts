@@ -24,7 +24,7 @@ export interface AdmissionOptions {
    * The queue's own admission (src/queue/index.ts `admit`), for an execution woken on this host: it takes
    * places in the workers' lanes in Redis again, as it did when it first started.
    */
-  queue?: { admit<T>(job: { executionId: string; workflow: RunOptions['workflow']; input: unknown }, run: () => Promise<T>): Promise<T> } | null;
+  queue?: { admit<T>(job: { executionId: string; workflow: RunOptions['workflow']; input: unknown }, run: () => Promise<T>, onPark?: () => void): Promise<T> } | null;
 }
 
 /** What {@link createAdmission} returns: the one gate before an execution of a flow with rules starts. */
@@ -125,7 +125,13 @@ export function createAdmission(options: AdmissionOptions): Admission {
         if (!event.here || !queue) return start(event, release);
         const { flow } = event;
         const workflow = { id: flow.id, name: flow.name, version: flow.version, config: flow.config, hash: flow.hash };
-        return queue.admit({ executionId: event.executionId ?? event.resume?.id ?? newExecutionId(), workflow, input: event.input }, () => start(event, release));
+        // Parked in a lane, it gives the caller's limiter slot back, as one queued here does (see `holds`).
+        let holding = release;
+        const park = () => {
+          holding?.();
+          holding = undefined;
+        };
+        return queue.admit({ executionId: event.executionId ?? event.resume?.id ?? newExecutionId(), workflow, input: event.input }, () => start(event, holding), park);
       }
       const rules = rulesOf(event.flow.config);
       // Where every lane has room (the usual case) the run starts here, with no promise of admission's own.
