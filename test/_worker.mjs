@@ -2,6 +2,7 @@
 // `{name, file}`, runs its uvu suites, then writes the end marker it was given (its first argument) on stdout
 // and stderr, so the runner knows that all the file's output has arrived. A file runs alone in its worker,
 // its `test.after` hooks done before the next file starts.
+import { register } from 'node:module';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
@@ -10,6 +11,8 @@ const END = process.argv[2];
 // uvu queues the suites a file declares instead of running them at once, until `exec`.
 globalThis.UVU_DEFER = 1;
 const uvu = await import('uvu');
+// The test files' `uvu` is test/_uvu.mjs: uvu, with errors whose `details` it cannot print made printable.
+register('./_uvu-hooks.mjs', import.meta.url);
 
 for await (const line of createInterface({ input: process.stdin })) {
   const { name, file } = JSON.parse(line);
