@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../util/json-schema.js';
 import type { ApiRoute } from './define.js';
-import { components } from './schemas.js';
+import { components } from './schemas/index.js';
 
 declare const __WEIR_VERSION__: string;
 

@@ -1,7 +1,7 @@
 import { requestBase } from '../../host/serve-info.js';
 import type { ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
-import { ref } from '../schemas.js';
+import { ref } from '../schemas/index.js';
 import { findFlow, workflowRef } from './shared.js';
 
 const id = { id: workflowRef };

@@ -3,7 +3,7 @@ import { workflowSchema } from '../../nodes/schema.js';
 import { templateTrigger, templates } from '../../resources/workflows/templates/index.js';
 import type { ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
-import { ref } from '../schemas.js';
+import { ref } from '../schemas/index.js';
 
 /** `/templates`, `/node-types` and `/workflow-schema`: what a flow can start from and be made of, on this instance. */
 export const catalogRoutes = ({ nodes }: ApiDeps): ApiRoute[] => [

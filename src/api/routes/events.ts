@@ -3,7 +3,7 @@ import { RawAnswer, type ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
 import type { EventLog, LoggedEvent } from '../events/log.js';
 import { openEventStream } from '../events/stream.js';
-import { ref } from '../schemas.js';
+import { ref } from '../schemas/index.js';
 import { executionRef, findFlow, workflowRef } from './shared.js';
 
 /** Statuses after which an execution emits nothing more (a `waiting` one goes on later). */

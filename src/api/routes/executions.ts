@@ -2,7 +2,7 @@ import { workflowToRun } from '../../flow/run.js';
 import { RawAnswer, type ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
 import { cutLargeValues, PREVIEW_CHARS, valueDownload } from '../execution-values.js';
-import { components, ref } from '../schemas.js';
+import { components, ref } from '../schemas/index.js';
 import { executionRef } from './shared.js';
 
 const id = { id: executionRef };

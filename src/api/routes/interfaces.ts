@@ -7,7 +7,7 @@ import { WeirError } from '../../errors.js';
 import type { JsonSchema } from '../../util/json-schema.js';
 import { RawAnswer, type ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
-import { ref } from '../schemas.js';
+import { ref } from '../schemas/index.js';
 
 const id = { id: { type: 'string', description: "The interface's id or its name." } satisfies JsonSchema };
 /** How long a screenshot with `after` waits for the page to change, unless told (below common proxy timeouts). */

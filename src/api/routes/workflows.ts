@@ -5,7 +5,7 @@ import type { WorkflowConfig } from '../../resources/workflows/types.js';
 import { webhookUrlInfo } from '../../triggers/webhook/url-info.js';
 import type { ApiRoute } from '../define.js';
 import type { ApiDeps } from '../deps.js';
-import { ref } from '../schemas.js';
+import { ref } from '../schemas/index.js';
 import { findFlow, workflowRef } from './shared.js';
 
 const id = { id: workflowRef };
