@@ -1,36 +1,31 @@
 import type { JsonSchema } from '../../util/json-schema.js';
 import { anyValue, nullable, ref, string, time } from './common.js';
 
+/** A flow as lists show it (`weir workflows list --json`); the overview adds to it. */
+const summary = {
+  required: ['id', 'name', 'status', 'trigger', 'localVersion', 'publishedVersion', 'updatedAt'],
+  properties: {
+    id: string,
+    name: string,
+    description: string,
+    status: ref('SyncStatus'),
+    trigger: nullable(string),
+    localVersion: nullable({ type: 'integer' }),
+    publishedVersion: nullable({ type: 'integer' }),
+    updatedAt: time,
+  },
+};
+
 /** Flows: their summaries, details, drafts, published copies and diffs, node types, templates, webhooks and capture. */
 export const workflowSchemas = {
   SyncStatus: { type: 'string', enum: ['draft', 'synced', 'dirty', 'conflict'] },
-  WorkflowSummary: {
-    type: 'object',
-    required: ['id', 'name', 'status', 'trigger', 'localVersion', 'publishedVersion', 'updatedAt'],
-    properties: {
-      id: string,
-      name: string,
-      description: string,
-      status: ref('SyncStatus'),
-      trigger: nullable(string),
-      localVersion: nullable({ type: 'integer' }),
-      publishedVersion: nullable({ type: 'integer' }),
-      updatedAt: time,
-    },
-  },
+  WorkflowSummary: { type: 'object', required: summary.required, properties: summary.properties },
   WorkflowOverview: {
     type: 'object',
     description: "A workflow's summary with its newest execution and how many of its executions that started in the last 24 hours failed.",
-    required: ['id', 'name', 'status', 'trigger', 'localVersion', 'publishedVersion', 'updatedAt', 'lastExecution', 'errors24h'],
+    required: [...summary.required, 'lastExecution', 'errors24h'],
     properties: {
-      id: string,
-      name: string,
-      description: string,
-      status: ref('SyncStatus'),
-      trigger: nullable(string),
-      localVersion: nullable({ type: 'integer' }),
-      publishedVersion: nullable({ type: 'integer' }),
-      updatedAt: time,
+      ...summary.properties,
       lastExecution: nullable({
         type: 'object',
         required: ['id', 'status', 'startedAt', 'finishedAt'],
