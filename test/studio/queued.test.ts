@@ -52,6 +52,13 @@ test('executions queued behind a concurrency limit say why in the list and on th
     await page.evaluate((id) => (location.hash = `#/executions/${id}`), ids[1]);
     await why.getByText('(next in line)', { exact: false }).waitFor();
 
+    // The list of every flow's executions says the same: it reads the settings of the flows its queued rows are of.
+    await page.evaluate(() => (location.hash = '#/executions'));
+    const everyFlow = page.locator('tr.exec-row', { hasText: 'Queued: concurrency limit 1 for key “t1”' });
+    await everyFlow.nth(2).waitFor();
+    assert.is(await everyFlow.count(), 3);
+    await ui.shot(page, 'queued-every-flow');
+
     // Let go: each runs in turn, and the page of the last turns to success without a reload.
     await page.evaluate((id) => (location.hash = `#/executions/${id}`), ids[3]);
     await why.getByText('(2 ahead)', { exact: false }).waitFor();

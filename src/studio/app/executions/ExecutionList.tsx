@@ -1,7 +1,8 @@
 import { useRef, type KeyboardEvent } from 'react';
-import type { ExecutionStatus, WorkflowConfig } from '../types.js';
+import type { ExecutionStatus } from '../types.js';
 import { duration, ErrorNote, Status, when } from '../ui/parts.js';
 import { queuedRule } from './QueuedNote.js';
+import { useQueuedSettings } from './queuedSettings.js';
 import { spanMs } from './record.js';
 import type { ExecutionList as List, ExecutionRow } from './listing.js';
 
@@ -27,9 +28,10 @@ export function StatusFilter({ value, onChange }: { value?: ExecutionStatus; onC
 /**
  * A page of executions as a table: arrow keys move between rows (one tab stop for the list), Enter or a click
  * opens one; "Load more" fetches the next page. A queued row says why it waits, with the numbers of its flow's
- * rule where `settingsOf` knows them.
+ * rule (its flow's settings are read once it shows one).
  */
-export function ExecutionTable({ list, openId, onOpen, showFlow, settingsOf }: { list: List; openId?: string; onOpen(row: ExecutionRow): void; showFlow?: boolean; settingsOf?(row: ExecutionRow): WorkflowConfig['settings'] }) {
+export function ExecutionTable({ list, openId, onOpen, showFlow }: { list: List; openId?: string; onOpen(row: ExecutionRow): void; showFlow?: boolean }) {
+  const settingsOf = useQueuedSettings(list.rows);
   const body = useRef<HTMLTableSectionElement>(null);
   const focusRow = (index: number) => {
     const rows = body.current?.querySelectorAll<HTMLTableRowElement>('tr');
@@ -83,7 +85,7 @@ export function ExecutionTable({ list, openId, onOpen, showFlow, settingsOf }: {
                 <br />
                 <code>{r.id}</code>
                 {r.error && <div className="exec-row-error">{r.error.message}</div>}
-                {r.status === 'queued' && r.queuedFor && <div className="muted exec-row-queued">{queuedRule(r.queuedFor, settingsOf?.(r))}</div>}
+                {r.status === 'queued' && r.queuedFor && <div className="muted exec-row-queued">{queuedRule(r.queuedFor, settingsOf(r))}</div>}
                 {r.debouncedInto && <div className="muted exec-row-queued">Collapsed into {r.debouncedInto}</div>}
                 {r.status === 'waiting' && r.approvalOf && <div className="muted exec-row-queued">Waiting for approval of {r.approvalOf}</div>}
               </td>
