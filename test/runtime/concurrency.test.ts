@@ -251,6 +251,30 @@ test('publish refuses a flow that runs itself under a concurrency limit without 
     assert.is((await cli(['workflows', 'publish', 'recursive'], { home })).code, 0);
     await weir.workflows.create('caller', undefined, { config: calling('recursive', { concurrency: { limit: 1 } }) as never });
     assert.is((await cli(['workflows', 'publish', 'caller'], { home })).code, 0);
+
+    // Through another flow (A -> B -> A): refused whichever flow of the loop holds the keyless limit, once the
+    // other one is published (a call runs the published copy).
+    await weir.workflows.create('ping', undefined, { config: calling('pong', { concurrency: { limit: 1 } }) as never });
+    await weir.workflows.create('pong', undefined, { config: calling('ping', {}) as never });
+    assert.is((await cli(['workflows', 'publish', 'ping'], { home })).code, 0, 'pong is not published yet: nothing runs ping again');
+    const closing = await cli(['workflows', 'publish', 'pong'], { home });
+    assert.is(closing.code, 1, closing.stderr);
+    assert.match(closing.stderr, 'call_flow-3 runs this flow again through "ping"; "ping" (limit 1) has a concurrency limit without a key');
+    assert.is(await weir.workflows.findPublished('pong'), null, 'nothing published');
+    // The limit on the flow being published, two flows away (A -> B -> C -> A); without a limit, a loop publishes.
+    await weir.workflows.save('ping', calling('pong', {}) as never);
+    assert.is((await cli(['workflows', 'publish', 'ping'], { home })).code, 0);
+    await weir.workflows.save('pong', calling('relay', {}) as never);
+    await weir.workflows.create('relay', undefined, { config: calling('ping', {}) as never });
+    assert.is((await cli(['workflows', 'publish', 'relay'], { home })).code, 0);
+    assert.is((await cli(['workflows', 'publish', 'pong'], { home })).code, 0, 'ping -> pong -> relay -> ping, none limited');
+    await weir.workflows.save('ping', calling('pong', { concurrency: { limit: 3 } }) as never);
+    const far = await cli(['workflows', 'publish', 'ping'], { home });
+    assert.is(far.code, 1, far.stderr);
+    assert.match(far.stderr, 'call_flow-3 runs this flow again through "pong" -> "relay"; this flow (limit 3) has a concurrency limit without a key');
+    // With a key on the limit, the loop is the flows' own business.
+    await weir.workflows.save('ping', calling('pong', { concurrency: { limit: 3, key: '{{ $input.depth }}' } }) as never);
+    assert.is((await cli(['workflows', 'publish', 'ping'], { home })).code, 0);
   } finally {
     await weir.close();
   }

@@ -8,7 +8,7 @@ import { hashJson } from '../../util/json.js';
 import { didYouMean } from '../../util/nearest.js';
 import { configPatch, diffConfigs, type Change } from './diff.js';
 import { checkErrorFlowRef, errorFlowUsers } from './error-flow.js';
-import { checkSelfCall } from './self-call.js';
+import { checkCallCycle } from './call-cycle.js';
 import { contentHash, syncAction, syncStatus } from './sync.js';
 import { templateNamed } from './templates/index.js';
 import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from './types.js';
@@ -230,7 +230,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
         }
         check(wf.config);
         await checkErrorFlowRef(wf, { draft: findLocal, published: findPublished, known: knownRefs });
-        checkSelfCall(wf);
+        await checkCallCycle(wf, findPublished);
         version = await next(wf.id, current?.version ?? 0);
       } while (version === null);
       const hash = hashJson(wf.config);
