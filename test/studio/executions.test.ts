@@ -160,6 +160,36 @@ test("Try it runs the draft with typed JSON, a captured request or a past execut
   assert.equal(ui.errors, []);
 });
 
+test("a run that ends before the list's event stream connects is listed once it does, without a reload", async () => {
+  const quick = await publishChain(host.weir, 'quick', 'manual_trigger', [{ type: 'set', config: { values: { ok: true } } }]);
+  const late = await ui.open(host, '#/flows');
+  // The stream is held at the network until the run has ended: the first page was read before the run.
+  let connecting!: () => void;
+  const asked = new Promise<void>((resolve) => (connecting = resolve));
+  let letGo!: () => void;
+  const held = new Promise<void>((resolve) => (letGo = resolve));
+  await late.route('**/api/v1/workflows/*/events', async (route) => {
+    connecting();
+    await held;
+    await route.continue();
+  });
+  await late.evaluate((id) => (location.hash = `#/flows/${id}/executions`), quick.id);
+  await late.getByText('No executions yet.').waitFor();
+  await asked;
+  const ran = await callApi(host, 'POST', `/workflows/${quick.id}/run`, { input: {}, published: true });
+  assert.is(ran.json.status, 'success');
+  assert.is(await late.locator('tr.exec-row').count(), 0, 'the first page was read before the run');
+  letGo();
+  await late.locator(`tr.exec-row[data-execution-id="${ran.json.id}"]`, { hasText: 'success' }).waitFor();
+  assert.is(await late.locator('tr.exec-row').count(), 1);
+  // And the stream, once open, still adds what comes next.
+  const next = await callApi(host, 'POST', `/workflows/${quick.id}/run`, { input: {}, published: true });
+  await late.locator(`tr.exec-row[data-execution-id="${next.json.id}"]`, { hasText: 'success' }).waitFor();
+  assert.is(await late.locator('tr.exec-row').count(), 2);
+  await late.context().close();
+  assert.equal(ui.errors, []);
+});
+
 test("a call_flow parent and its child execution link to each other", async () => {
   await publishChain(host.weir, 'child', 'manual_trigger', [{ type: 'set', config: { values: { doubled: 2 } } }]);
   const parent = await publishChain(host.weir, 'parent', 'manual_trigger', [{ type: 'call_flow', id: 'call_flow-1', config: { flow: 'child' } }]);

@@ -83,11 +83,13 @@ export const seg = encodeURIComponent;
 
 /**
  * Follows a server-sent event stream of the API; `onEvent` gets each event's name and parsed data. The browser
- * reconnects by itself with `Last-Event-ID`, so no event is lost or seen twice. Returns the stop function.
+ * reconnects by itself with `Last-Event-ID`, so no event is lost or seen twice once the stream is open;
+ * `onOpen` is called each time it (re)opens. Returns the stop function.
  */
-export function follow(path: string, onEvent: (name: string, data: any) => void): () => void {
+export function follow(path: string, onEvent: (name: string, data: any) => void, onOpen?: () => void): () => void {
   const source = new EventSource(`${API}${path}`, { withCredentials: true });
   const names = ['snapshot', 'execution:start', 'node:start', 'node:end', 'execution:log', 'execution:end'];
   for (const name of names) source.addEventListener(name, (e) => onEvent(name, JSON.parse((e as MessageEvent).data)));
+  if (onOpen) source.addEventListener('open', onOpen);
   return () => source.close();
 }

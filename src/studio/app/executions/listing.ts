@@ -64,6 +64,8 @@ export function useExecutionList({ workflowId, status, live }: { workflowId?: st
   const [error, setError] = useState<ApiError>();
   const [generation, setGeneration] = useState(0);
   const pending = useRef<AbortController | null>(null);
+  // While a first page is being read: the stream's events since it was asked for (it may have been read before them).
+  const streamed = useRef<Array<{ name: string; data: unknown }> | null>(null);
 
   const query = useCallback(
     (after: string | null) => {
@@ -83,23 +85,29 @@ export function useExecutionList({ workflowId, status, live }: { workflowId?: st
       const ctl = new AbortController();
       pending.current = ctl;
       setLoading(true);
+      if (!after) streamed.current = [];
+      const events = streamed.current;
       api.get<ExecutionPage>(query(after), ctl.signal).then(
         (page) => {
           if (ctl.signal.aborted) return;
           const got = page.items.map(rowOf);
-          setRows((before) => (after ? [...before, ...got.filter((r) => !before.some((b) => b.id === r.id))] : got));
+          // A first page takes the events that came while it was read on top (each event's row as it left it).
+          const first = after ? got : events!.reduce((rows, e) => applyListEvent(rows, e.name, e.data, status), got);
+          if (!after) streamed.current = null;
+          setRows((before) => (after ? [...before, ...got.filter((r) => !before.some((b) => b.id === r.id))] : first));
           setCursor(page.nextCursor);
           setError(undefined);
           setLoading(false);
         },
         (err) => {
           if (ctl.signal.aborted) return;
+          if (!after) streamed.current = null;
           setError(asApiError(err));
           setLoading(false);
         },
       );
     },
-    [query],
+    [query, status],
   );
 
   useEffect(() => {
@@ -109,10 +117,16 @@ export function useExecutionList({ workflowId, status, live }: { workflowId?: st
     return () => pending.current?.abort();
   }, [load, generation]);
 
+  // A new stream carries what happens from when it opens: the first page is read again then, so a run that
+  // started and ended between the first read and the stream's opening is listed too.
   useEffect(() => {
     if (!live || !workflowId) return;
-    return follow(`/workflows/${seg(workflowId)}/events`, (name, data) => setRows((before) => applyListEvent(before, name, data, status)));
-  }, [live, workflowId, status]);
+    const onEvent = (name: string, data: unknown) => {
+      streamed.current?.push({ name, data });
+      setRows((before) => applyListEvent(before, name, data, status));
+    };
+    return follow(`/workflows/${seg(workflowId)}/events`, onEvent, () => load(null));
+  }, [live, workflowId, status, load]);
 
   return {
     rows,
