@@ -60,7 +60,6 @@ export function execute(realm: Realm, code: string, options: ExecuteOptions): Ou
 }
 
 function evaluate(realm: Realm, code: string, options: ExecuteOptions): string | undefined {
-  const { ctx } = realm;
   const { limit } = options;
   const compiled = realm.compile(code);
   if ('nul' in compiled) {

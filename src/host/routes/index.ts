@@ -2,7 +2,6 @@ import { WeirError } from '../../errors.js';
 import { didYouMean } from '../../util/nearest.js';
 import type { WeirBus } from '../../events.js';
 import type { Runtime } from '../../runtime/index.js';
-import type { Interfaces } from '../../resources/interfaces/index.js';
 import type { Knowledge } from '../../resources/knowledge/index.js';
 import type { Workflows } from '../../resources/workflows/index.js';
 import type { VoiceAgents } from '../../resources/voice-agents/index.js';

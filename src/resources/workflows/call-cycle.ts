@@ -1,4 +1,5 @@
 import { WeirError } from '../../errors.js';
+import { isTemplate } from '../../nodes/fields.js';
 import type { LocalWorkflow, PublishedWorkflow, WorkflowConfig } from './types.js';
 
 /** The node types that run a published flow by the name or id in their `flow` (each run its own execution). */
@@ -21,7 +22,7 @@ interface Call {
 const refsOf = (config: WorkflowConfig) =>
   config.nodes.flatMap((node, index) => {
     const ref = CALLERS.has(node.type) ? node.config?.flow : undefined;
-    return typeof ref === 'string' && !ref.includes('{{') ? [{ node: node.id, index, ref }] : [];
+    return typeof ref === 'string' && !isTemplate(ref) ? [{ node: node.id, index, ref }] : [];
   });
 
 const keylessLimit = (config: WorkflowConfig) => {

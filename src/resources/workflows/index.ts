@@ -10,9 +10,10 @@ import { configPatch, diffConfigs, type Change } from './diff.js';
 import { checkErrorFlowRef, errorFlowUsers } from './error-flow.js';
 import { checkCallCycle } from './call-cycle.js';
 import { contentHash, syncAction, syncStatus } from './sync.js';
-import { templateNamed } from './templates/index.js';
+import { starterConfig, templateNamed } from './templates/index.js';
 import type { WorkflowConfig, LocalWorkflow, PublishedWorkflow, WorkflowDetails, WorkflowSummary } from './types.js';
 import { validateConfig, type ConfigCheck } from './validate.js';
+import { namedRecords } from './named-records.js';
 import { versionClaims } from './versions.js';
 import type { Workflows } from '../../types/workflows.js';
 
@@ -30,14 +31,6 @@ export interface WorkflowsOptions {
   checks?: ConfigCheck[];
 }
 
-/** The config every new workflow starts with: one manual trigger (`manual_trigger-1`), so it is valid at once. */
-export const starterConfig = (): WorkflowConfig => ({
-  nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', label: 'Manual trigger', config: {} }],
-  edges: [],
-  variables: {},
-  metadata: {},
-});
-
 /**
  * The workflow manager: drafts in the `local` mount, published copies in `cloud`, with the sync-status
  * state machine (draft, synced, dirty, conflict). Workflows are addressed by id or by (unique) name.
@@ -51,51 +44,29 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
   const cloud: KeyValueStorage = storage.view('cloud', 'workflows');
   const tokens: KeyValueStorage = storage.view('cloud', 'webhook-tokens');
   const versions = versionClaims(storage.view('cloud', 'workflow-versions'));
-  // Name -> id indexes, one key per name (hashed: names are free text), so lookups by name and the
-  // uniqueness check stay O(1) however many workflows there are, and concurrent writers never share a key.
-  const localNames: KeyValueStorage = storage.view('local', 'workflow-names');
-  const cloudNames: KeyValueStorage = storage.view('cloud', 'workflow-names');
-  const nameKey = (name: string) => sha256(name).slice(0, 40);
-  const idByName = async (index: KeyValueStorage, name: string) => (await index.getItem<{ id: string }>(nameKey(name)))?.id ?? null;
-
-  const readAll = async <T>(s: KeyValueStorage): Promise<T[]> => {
-    const items = await s.getItems(await s.getKeys());
-    return items.map((i) => i.value).filter((v) => v !== null && typeof v === 'object') as T[];
-  };
+  const draftRecords = namedRecords<LocalWorkflow>(local, storage.view('local', 'workflow-names'));
+  const publishedRecords = namedRecords<PublishedWorkflow>(cloud, storage.view('cloud', 'workflow-names'));
   const now = () => new Date().toISOString();
 
-  const byRef = async <T extends { name: string }>(records: KeyValueStorage, names: KeyValueStorage, ref: string): Promise<T | null> => {
-    if (!ref) return null;
-    const byId = /^[\w-]+$/.test(ref) ? await records.getItem<T>(ref) : null;
-    if (byId) return byId;
-    const id = await idByName(names, ref);
-    const byName = id ? await records.getItem<T>(id) : null;
-    return byName?.name === ref ? byName : null;
-  };
-
-  const findLocal = (ref: string) => byRef<LocalWorkflow>(local, localNames, ref);
-
   async function writeLocal(wf: LocalWorkflow): Promise<void> {
-    await localNames.setItem(nameKey(wf.name), { id: wf.id });
+    await draftRecords.index(wf.name, wf.id);
     await local.setItem(wf.id, wf);
   }
 
   /** Names and ids of every local and published workflow: what an unknown reference is compared with. */
   async function knownRefs(): Promise<string[]> {
-    const [drafts, published] = await Promise.all([readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
+    const [drafts, published] = await Promise.all([draftRecords.all(), publishedRecords.all()]);
     return [...drafts, ...published].flatMap((wf) => [wf.name, wf.id]);
   }
 
   async function requireLocal(ref: string): Promise<LocalWorkflow> {
-    const wf = await findLocal(ref);
+    const wf = await draftRecords.find(ref);
     if (wf) return wf;
-    const remote = await findPublished(ref);
+    const remote = await publishedRecords.find(ref);
     throw new WeirError('NOT_FOUND', `workflow "${ref}" not found${remote ? '' : didYouMean(ref, await knownRefs())}`, {
       hints: [remote ? 'it is published: run `weir workflows sync` to copy it here' : 'run `weir workflows list` to see workflow ids'],
     });
   }
-
-  const findPublished = (ref: string) => byRef<PublishedWorkflow>(cloud, cloudNames, ref);
 
   const triggerOf = (config: WorkflowConfig) => config.nodes.find((n) => nodes.get(n.type)?.trigger)?.type ?? null;
 
@@ -123,7 +94,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
   const api = {
     /** Every local workflow with its sync status, by name. */
     async list(): Promise<WorkflowSummary[]> {
-      const [drafts, published] = await Promise.all([readAll<LocalWorkflow>(local), readAll<PublishedWorkflow>(cloud)]);
+      const [drafts, published] = await Promise.all([draftRecords.all(), publishedRecords.all()]);
       const byId = new Map(published.map((p) => [p.id, p]));
       return drafts.map((wf) => summarize(wf, byId.get(wf.id) ?? null)).sort((a, b) => a.name.localeCompare(b.name));
     },
@@ -134,7 +105,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       const pub = await cloud.getItem<PublishedWorkflow>(wf.id);
       // Only an error flow is ever run as one (publish refuses to name any other flow), so only an error flow
       // reads every flow to find its users: opening any other flow costs the same with 10 flows or 10,000.
-      const errorFlowFor = isErrorFlow(wf.config) || (pub && isErrorFlow(pub.config)) ? errorFlowUsers(wf, pub, await readAll<LocalWorkflow>(local), await readAll<PublishedWorkflow>(cloud)) : [];
+      const errorFlowFor = isErrorFlow(wf.config) || (pub && isErrorFlow(pub.config)) ? errorFlowUsers(wf, pub, await draftRecords.all(), await publishedRecords.all()) : [];
       return { ...summarize(wf, pub), webhookToken: wf.webhookToken, config: wf.config, published: pub, createdAt: wf.createdAt, errorFlowFor };
     },
 
@@ -150,7 +121,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     async create(name: string, description?: string, options: { publish?: boolean; config?: WorkflowConfig; template?: string } = {}) {
       if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a workflow name must not be empty');
       const template = options.template === undefined ? undefined : templateNamed(options.template);
-      const taken = await Promise.all([findLocal(name), findPublished(name)]);
+      const taken = await Promise.all([draftRecords.find(name), publishedRecords.find(name)]);
       if (taken.some((w) => w?.name === name)) {
         throw new WeirError('EXISTS', `a workflow named "${name}" already exists`, { hints: ['workflow names are unique'] });
       }
@@ -185,7 +156,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       const name = changes.name ?? wf.name;
       if (!name.trim()) throw new WeirError('INVALID_INPUT', 'a workflow name must not be empty');
       if (name !== wf.name) {
-        const taken = await Promise.all([findLocal(name), findPublished(name)]);
+        const taken = await Promise.all([draftRecords.find(name), publishedRecords.find(name)]);
         if (taken.some((w) => w?.name === name && w.id !== wf.id)) {
           throw new WeirError('EXISTS', `a workflow named "${name}" already exists`, { hints: ['workflow names are unique'] });
         }
@@ -196,7 +167,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
       const updated: LocalWorkflow = { ...rest, name, ...(description ? { description } : {}), updatedAt: now() };
       await writeLocal(updated);
       // The old name's index entry goes once the new one is written: a lookup by either name finds it meanwhile.
-      if (name !== wf.name) await localNames.removeItem(nameKey(wf.name));
+      if (name !== wf.name) await draftRecords.unindex(wf.name);
       bus.emit('workflow:saved', { id: wf.id });
       return summarize(updated, await cloud.getItem<PublishedWorkflow>(wf.id));
     },
@@ -229,8 +200,8 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
           });
         }
         check(wf.config);
-        await checkErrorFlowRef(wf, { draft: findLocal, published: findPublished, known: knownRefs });
-        await checkCallCycle(wf, findPublished);
+        await checkErrorFlowRef(wf, { draft: draftRecords.find, published: publishedRecords.find, known: knownRefs });
+        await checkCallCycle(wf, publishedRecords.find);
         version = await next(wf.id, current?.version ?? 0);
       } while (version === null);
       const hash = hashJson(wf.config);
@@ -245,7 +216,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
         publishedAt: now(),
       };
       await tokens.setItem(sha256(wf.webhookToken), { id: wf.id });
-      await cloudNames.setItem(nameKey(pub.name), { id: pub.id });
+      await publishedRecords.index(pub.name, pub.id);
       // The draft's base before the published copy: the next number's publish starts once the copy is
       // written, so the drafts' bases are written in the order of the versions too.
       await local.setItem(wf.id, { ...wf, base: { version: pub.version, hash: contentHash(wf.config) } });
@@ -256,7 +227,7 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
 
     /** Copies published workflows into local storage; drafts with local changes are kept. */
     async sync() {
-      const [published, drafts] = await Promise.all([readAll<PublishedWorkflow>(cloud), readAll<LocalWorkflow>(local)]);
+      const [published, drafts] = await Promise.all([publishedRecords.all(), draftRecords.all()]);
       const byId = new Map(drafts.map((d) => [d.id, d]));
       const copied: string[] = [];
       for (const pub of published) {
@@ -291,17 +262,17 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
 
     /** Deletes the draft; `unpublish` also removes the published copy (its webhook then answers 404). */
     async delete(ref: string, options: { unpublish?: boolean } = {}) {
-      const wf = await findLocal(ref);
-      const pub = wf ? null : await findPublished(ref);
+      const wf = await draftRecords.find(ref);
+      const pub = wf ? null : await publishedRecords.find(ref);
       if (!wf && !(pub && options.unpublish)) await requireLocal(ref);
       const id = (wf ?? pub)!.id;
       if (wf) {
         await local.removeItem(id);
-        await localNames.removeItem(nameKey(wf.name));
+        await draftRecords.unindex(wf.name);
       }
       if (options.unpublish) {
         await cloud.removeItem(id);
-        await cloudNames.removeItem(nameKey((wf ?? pub)!.name));
+        await publishedRecords.unindex((wf ?? pub)!.name);
         await tokens.removeItem(sha256((wf ?? pub)!.webhookToken));
         await versions.forget(id);
       }
@@ -310,9 +281,9 @@ export function createWorkflows({ storage, nodes, bus, checks = [] }: WorkflowsO
     },
 
     /** The published copy by id or name, or null. */
-    findPublished,
+    findPublished: publishedRecords.find,
     /** Every published workflow. */
-    listPublished: () => readAll<PublishedWorkflow>(cloud),
+    listPublished: () => publishedRecords.all(),
     /** The workflow id a webhook token belongs to (looked up by the token's hash), or null. */
     async idForToken(token: string): Promise<string | null> {
       if (!/^[\w-]{16,128}$/.test(token)) return null;

@@ -4,7 +4,7 @@ import type { Executions } from '../../resources/executions/index.js';
 import { newExecutionId } from '../../resources/executions/ids.js';
 import type { FlowRef } from '../../types/trigger.js';
 import { concurrencyLane, rateLane, type Lane } from './lanes.js';
-import { createHolds, type DispatchEvent, type Hold } from './holds.js';
+import { createHolds, type DispatchEvent } from './holds.js';
 import { createRules, keyValue, type Rule, type RuleName, type Rules } from './rules.js';
 
 export { recoverQueued } from './recover.js';

@@ -1,5 +1,6 @@
 import { WeirError } from '../../../errors.js';
 import { didYouMean } from '../../../util/nearest.js';
+import type { WorkflowConfig } from '../types.js';
 import type { FlowTemplate } from './template.js';
 import { formToTable } from './form-to-table.js';
 import { scheduleToHttp } from './schedule-to-http.js';
@@ -8,6 +9,13 @@ import { webhookToRespond } from './webhook-to-respond.js';
 
 export type { FlowTemplate } from './template.js';
 
+/** The config every new workflow starts with: one manual trigger (`manual_trigger-1`), so it is valid at once. */
+export const starterConfig = (): WorkflowConfig => ({
+  nodes: [{ id: 'manual_trigger-1', type: 'manual_trigger', label: 'Manual trigger', config: {} }],
+  edges: [],
+  variables: {},
+  metadata: {},
+});
 
 /** Every template, in the order `weir workflows templates` lists them. */
 export const templates: readonly FlowTemplate[] = [webhookToRespond, scheduleToHttp, signedGithubWebhook, formToTable];
