@@ -14,7 +14,7 @@ async function echoFlow(home: string, name = 'echo') {
   const config = flow({ type: 'webhook_trigger', config: { respondImmediately: false } }, [{ id: 'code-1', type: 'code', config: { code } }], [{ id: 'e1', source: 'webhook_trigger-1', target: 'code-1' }]);
   assert.is((await cli(['f', 'create', name], { home })).code, 0);
   const saved = await cli(['f', 'save', name, writeJson(home, `${name}.json`, config)], { home });
-  assert.is(saved.code, 0, saved.stderr);
+  assert.is(saved.code, 0, `${saved.stderr}${saved.stdout}`);
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -24,7 +24,7 @@ test('--input is the request body; --method, --header and --query give the rest 
   await echoFlow(home);
   const body = '{ "name" : "Ada" }';
   const r = await cli(['f', 'run', 'echo', '--input', body, '--method', 'put', '--header', 'X-Hub-Signature-256=sha256=ab', '--header', 'x-tag=a', '--header', 'X-Tag=b', '--query', 'page=2', '--query', 'tag=x', '--query', 'tag=y', '--json'], { home });
-  assert.is(r.code, 0, r.stderr);
+  assert.is(r.code, 0, `${r.stderr}${r.stdout}`);
   assert.equal(r.json().result, {
     body: { name: 'Ada' },
     method: 'PUT',
@@ -41,13 +41,13 @@ test('a webhook flow run without --input gets an empty POST; --input-file is rea
   const home = tmpDir();
   await echoFlow(home);
   const bare = await cli(['f', 'run', 'echo', '--json'], { home });
-  assert.is(bare.code, 0, bare.stderr);
+  assert.is(bare.code, 0, `${bare.stderr}${bare.stdout}`);
   assert.equal(bare.json().result, { body: {}, method: 'POST', headers: {}, query: {}, rawBody: '', rawSha: sha256('') });
 
   const text = '{\n  "list": [1, 2]\n}\n';
   writeFileSync(join(home, 'body.json'), text);
   const fromFile = await cli(['f', 'run', 'echo', '--input-file', 'body.json', '--json'], { home });
-  assert.is(fromFile.code, 0, fromFile.stderr);
+  assert.is(fromFile.code, 0, `${fromFile.stderr}${fromFile.stdout}`);
   assert.equal(fromFile.json().result.body, { list: [1, 2] });
   assert.is(fromFile.json().result.rawSha, sha256(text));
 });
@@ -56,7 +56,7 @@ test('a content-type header decodes the body as the host does (a form); broken J
   const home = tmpDir();
   await echoFlow(home);
   const form = await cli(['f', 'run', 'echo', '--header', 'content-type=application/x-www-form-urlencoded', '--input', 'name=Ada&tag=a&tag=b', '--json'], { home });
-  assert.is(form.code, 0, form.stderr);
+  assert.is(form.code, 0, `${form.stderr}${form.stdout}`);
   assert.equal(form.json().result.body, { name: 'Ada', tag: ['a', 'b'] });
   assert.is(form.json().result.rawBody, 'name=Ada&tag=a&tag=b');
 
@@ -74,7 +74,7 @@ test('a Respond node answers with what the body held, as the README shows', asyn
   assert.is((await cli(['f', 'create', 'greeter'], { home })).code, 0);
   assert.is((await cli(['f', 'save', 'greeter', writeJson(home, 'g.json', config)], { home })).code, 0);
   const r = await cli(['f', 'run', 'greeter', '--input', '{"name":"Ada"}', '--query', 'page=3'], { home });
-  assert.is(r.code, 0, r.stderr);
+  assert.is(r.code, 0, `${r.stderr}${r.stdout}`);
   assert.equal(JSON.parse(r.stdout), { greeting: 'Hello, Ada!', page: '3' });
 });
 
