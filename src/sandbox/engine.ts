@@ -88,11 +88,12 @@ export function createEngine({ memoryMb, maxOutputBytes }: EngineOptions) {
   const dropped = () => void droppedCalls++;
 
   const runWith = (module: QuickJSWASMModule, [code, inputs, cpuMs, lines, chars]: Job, overdue?: Overdue): Reply => {
-    const limit = new Limit({ cpuMs, memoryMb, maxOutputBytes }, overdue);
     let outcome: Outcome;
     try {
-      // Made outside any run, so no run's CPU limit interrupts it.
+      // Made outside any run, so no run's CPU limit interrupts it or counts it: a cold worker's first realm
+      // takes a few hundred ms on a busy machine, which must not fail the first run of a flow with the CPU limit.
       realm ??= createRealm(module, { memoryMb, maxOutputBytes }, () => current);
+      const limit = new Limit({ cpuMs, memoryMb, maxOutputBytes }, overdue);
       // One object both for the host functions (as the current run) and for execute: a literal, so each run's has the same shape.
       const run: ExecuteOptions = { limit, log, dropped, logLimits: { lines, chars }, inputs, maxOutputBytes, memoryExhausted, memoryFull, syntaxErrors };
       current = run;
