@@ -21,7 +21,7 @@ import { median, report } from './_stats.js';
 const { createWeir, defineNode } = (await import(`../${process.env.WEIR_OUT ?? 'dist'}/index.js`)) as typeof Weir;
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-const RUNS = Number(process.env.BENCH_RUNS ?? 640);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5000);
 const AT_ONCE = 32;
 
 let counted = 0;
