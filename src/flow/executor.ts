@@ -1,4 +1,4 @@
-import { WeirError } from '../errors.js';
+import type { WeirError } from '../errors.js';
 import type { WeirBus } from '../events.js';
 import type { Expressions } from '../expr/index.js';
 import type { NodeRegistry } from '../nodes/index.js';
@@ -6,12 +6,13 @@ import type { WorkflowConfig } from '../resources/workflows/types.js';
 import type { ConfigCheck } from '../resources/workflows/validate.js';
 import { buildGraph, type Graph } from './graph.js';
 import { callHooks, createHooks } from './hooks.js';
-import type { ExecutionFacade, ExecutionRecord, ExecutionVariables, ExecutorHooks, NodeLogLevel, RunOptions, RunState } from './types.js';
-import { emitSafely, walk } from './walk.js';
+import type { ExecutionFacade, ExecutionRecord, ExecutionVariables, ExecutorHooks, NodeLogLevel, RunOptions } from './types.js';
+import { emitSafely } from './bus-emit.js';
+import { Run } from './run-state.js';
+import { walk } from './walk.js';
 import { onAbort } from '../util/abort.js';
 import { createClock } from '../util/clock.js';
 import { newExecutionId } from '../resources/executions/ids.js';
-import { noMask, type Masker } from './masking.js';
 import type { Executor } from '../types/executor.js';
 import type { NodeServices } from '../types/node-services.js';
 import { createTracing, type ExecutionTrace } from '../observe/traces.js';
@@ -34,62 +35,6 @@ export interface ExecutorOptions {
    * only `id`.
    */
   resumeUrl?(execution: { id: string; workflowId: string }, kind?: 'approval'): string;
-}
-
-/**
- * One run's state. A class, not an object literal with a `signal` getter: such a literal gets a hidden class
- * of its own, kept in old space, whose getter holds the run's closure, so every run stayed reachable to the
- * young-generation GC and was copied and promoted (measured: about 1 MB promoted per scavenge under load).
- */
-class Run implements RunState {
-  mask: Masker = noMask;
-  answer?: RunState['answer'];
-  failure?: RunState['failure'];
-  #controller?: AbortController;
-  #reason?: WeirError;
-  #onCancel?: Set<() => void>;
-
-  constructor(
-    public record: ExecutionRecord,
-    public options: RunOptions,
-    public env: RunState['env'],
-  ) {}
-
-  /** Made on first use: most runs have no node that reads a signal, and a signal is costly to make. */
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#reason) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-
-  get aborted(): boolean {
-    return this.#reason !== undefined;
-  }
-
-  onCancel(fn: () => void): () => void {
-    if (this.#reason) {
-      fn();
-      return () => {};
-    }
-    const fns = (this.#onCancel ??= new Set());
-    fns.add(fn);
-    return () => void fns.delete(fn);
-  }
-
-  /** Stops the running nodes with `reason` (the first reason stays). */
-  abort(reason: WeirError): void {
-    if (this.#reason) return;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-    this.#onCancel?.forEach((fn) => fn());
-  }
-
-  cancel(): void {
-    this.failure ??= { code: 'CANCELLED', message: 'execution cancelled' };
-    this.abort(new WeirError('CANCELLED', 'execution cancelled'));
-  }
 }
 
 const GRAPH_CACHE_SIZE = 500;

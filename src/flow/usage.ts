@@ -1,4 +1,4 @@
-import type { TokenCounts, UsageRecord } from './types.js';
+import type { RunState, TokenCounts, UsageRecord } from './types.js';
 
 /** A count that is not a number >= 0 (a server's null, a string) adds nothing rather than NaN. */
 const tokens = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
@@ -43,3 +43,41 @@ export function addUsageRecord(into: UsageRecord | undefined, from: UsageRecord)
 
 /** A copy of a usage record, to go on adding to without changing the one it came from. */
 export const copyUsage = (usage: UsageRecord): UsageRecord => addUsageRecord(undefined, usage);
+
+/**
+ * The tokens the nodes of a walk reported (`ctx.recordUsage`), by node index, until their records are
+ * written; each report also adds to the execution's total and goes to `onReport`.
+ * @example
+ * const usages = new NodeUsages(nodes.length, run, (index, model, counts) => bus.emit('llm:usage', { model, ...counts }))
+ * usages.add(3, 'gpt-4o-mini', { promptTokens: 12, completionTokens: 3, totalTokens: 15 })
+ * record.usage = usages.of(3)
+ */
+export class NodeUsages {
+  // Made on the first report: a walk of nodes that call no model holds no usage at all.
+  #byNode: Array<UsageRecord | undefined> | undefined;
+
+  constructor(
+    readonly size: number,
+    readonly run: RunState,
+    readonly onReport: (index: number, model: string, counts: TokenCounts) => void,
+  ) {}
+
+  add(index: number, model: string, counts: TokenCounts): void {
+    const c = tokenCounts(counts);
+    this.#byNode ??= new Array(this.size);
+    this.#byNode[index] = addUsage(this.#byNode[index], model, c);
+    this.run.record.usage = addUsage(this.run.record.usage, model, c);
+    this.onReport(index, model, c);
+  }
+
+  of(index: number): UsageRecord | undefined {
+    return this.#byNode?.[index];
+  }
+
+  /** A node that goes on from an earlier run of this execution (its progress, its wait) keeps the tokens it took then. */
+  carry(index: number, usage: UsageRecord): void {
+    this.#byNode ??= new Array(this.size);
+    this.#byNode[index] = copyUsage(usage);
+    this.run.record.usage = addUsageRecord(this.run.record.usage, usage);
+  }
+}

@@ -1,34 +1,27 @@
 import { WeirError } from '../errors.js';
 import type { Scope } from '../expr/index.js';
-import type { NodeContext } from '../nodes/define.js';
-import type { NodeServices } from '../types/node-services.js';
 import type { WeirBus } from '../events.js';
-import type { Graph, GraphNode } from './graph.js';
-import { runWithPolicy } from './policy.js';
-import { onAbort } from '../util/abort.js';
-import { NodeLogs } from './node-logs.js';
-import { Suspend } from './suspend.js';
-import type { Approval, ErrorInfo, ExecutionFacade, NodeLogLevel, NodeRecord, RunState, TokenCounts, UsageRecord, Wake } from './types.js';
-import { addUsage, addUsageRecord, copyUsage, tokenCounts } from './usage.js';
 import type { ExecutionTrace } from '../observe/traces.js';
+import { onAbort } from '../util/abort.js';
+import { emitSafely, hasListeners } from './bus-emit.js';
+import { errorInfo } from './error-info.js';
+import type { Graph, GraphNode } from './graph.js';
+import { approvalOf, Context, type NodeContextDeps } from './node-context.js';
+import { NodeLogs } from './node-logs.js';
+import { runWithPolicy } from './policy.js';
+import { Suspend } from './suspend.js';
+import type { NodeLogLevel, NodeRecord, RunState } from './types.js';
+import { addUsageRecord, NodeUsages } from './usage.js';
 
 /** What a walk needs besides the graph and the run. */
-export interface WalkDeps {
+export interface WalkDeps extends NodeContextDeps {
   bus: WeirBus;
-  services: NodeServices;
-  facade: ExecutionFacade;
   /** Stops the run: aborts the signal every running node holds. */
   stop(reason: WeirError): void;
   /** Emits a node's log line (already kept in its record). */
   log(nodeId: string, level: NodeLogLevel, message: string, data?: unknown): void;
   /** The executor's clock (ISO timestamps). */
   now(): string;
-  /**
-   * Stores the run's records so far (a checkpoint); the walk waits for it after an asynchronous node that is
-   * not pure before starting the nodes that follow, so a node whose side effects are done is not run again
-   * after a crash.
-   */
-  checkpoint?(): Promise<void> | void;
   /** The execution's spans, when something records or propagates them: a span per node that runs. */
   trace?: ExecutionTrace;
 }
@@ -39,84 +32,10 @@ export interface WalkResult {
   waiting: number;
 }
 
-/** The tokens the nodes of a walk reported (`ctx.recordUsage`), by node index, until their records are written. */
-interface Tokens {
-  add(index: number, model: string, counts: TokenCounts): void;
-  of(index: number): UsageRecord | undefined;
-}
-
-/** The decision a node run again after its approval wait sees (without the time that told kept decisions apart). */
-const approvalOf = ({ approved, reason }: NonNullable<Wake['approval']>): Approval => (reason === undefined ? { approved } : { approved, reason });
-
-/** A node's context: a class so `signal` is a getter on the prototype (see `Run` in executor.ts for why). */
-class Context implements NodeContext {
-  env: NodeContext['env'];
-  services: NodeContext['services'];
-  execution: NodeContext['execution'];
-  #run: RunState;
-  #deps: WalkDeps;
-
-  constructor(
-    public config: Record<string, unknown>,
-    public input: unknown,
-    public node: NodeContext['node'],
-    public log: NodeContext['log'],
-    run: RunState,
-    deps: WalkDeps,
-    public progress: unknown,
-    readonly startedAt: string,
-    readonly woken: readonly string[] | undefined,
-    readonly index: number,
-    readonly tokens: Tokens,
-    readonly approval: NodeContext['approval'],
-  ) {
-    this.env = run.env;
-    this.services = deps.services;
-    this.execution = deps.facade;
-    this.#run = run;
-    this.#deps = deps;
-  }
-
-  saveProgress(progress: unknown): Promise<void> {
-    const usage = this.tokens.of(this.index);
-    this.#run.record.nodes[this.node.id] = { data: null, status: 'running', startedAt: this.startedAt, finishedAt: null, progress, ...(usage ? { usage } : {}) };
-    // A store that fails is left to the next one, as the walk's own checkpoints are.
-    return Promise.resolve(this.#deps.checkpoint?.()).catch(() => {});
-  }
-
-  get signal(): AbortSignal {
-    return this.#run.signal;
-  }
-
-  onCancel(fn: () => void): () => void {
-    return this.#run.onCancel(fn);
-  }
-
-  recordUsage(model: string, usage: TokenCounts): void {
-    this.tokens.add(this.index, String(model), usage);
-  }
-}
-
 /** Whether a branching node that left by `handle` (one, or several in a fan-out) takes an edge of `edgeHandle`. */
 const takes = (handle: NodeRecord['handle'], edgeHandle: string) => (typeof handle === 'string' ? handle === edgeHandle : handle !== undefined && handle.includes(edgeHandle));
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
-const hasListeners = (bus: WeirBus, type: string) => !!(bus.all.get(type)?.length || bus.all.get('*')?.length);
-
-/** Emits on the bus; a listener that throws must not break the run it observes. */
-export function emitSafely(bus: WeirBus, type: string, event: unknown): void {
-  try {
-    bus.emit(type, event);
-  } catch {
-    // The listener's own failure is its host's to report; the execution goes on.
-  }
-}
-
-/** An error as recorded: code, message, (for a Code node's `{status}`) the HTTP status, and its details when it has some. */
-export function errorInfo(err: unknown): ErrorInfo {
-  if (err instanceof WeirError) return { code: err.code, message: err.message, ...(err.status !== 500 ? { status: err.status } : {}), ...(err.details !== undefined ? { details: err.details } : {}) };
-  return { code: 'EXECUTION_FAILED', message: err instanceof Error ? err.message : String(err) };
-}
 
 /**
  * Runs the nodes of a graph in dependency order and resolves when nothing is left to run. A node runs once
@@ -148,24 +67,9 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   let waiting = 0;
   let finish!: (v: WalkResult) => void;
   const done = new Promise<WalkResult>((resolve) => (finish = resolve));
-  // Made on the first report: a walk of nodes that call no model holds no usage at all.
-  let usages: Array<UsageRecord | undefined> | undefined;
-  const tokens: Tokens = {
-    add(index, model, counts) {
-      const c = tokenCounts(counts);
-      usages ??= new Array(nodes.length);
-      usages[index] = addUsage(usages[index], model, c);
-      run.record.usage = addUsage(run.record.usage, model, c);
-      if (hasListeners(deps.bus, 'llm:usage')) emitSafely(deps.bus, 'llm:usage', { executionId, workflowId, workflowName: run.record.workflowName, nodeId: nodes[index].info.id, model, ...c });
-    },
-    of: (index) => usages?.[index],
-  };
-  /** A node that goes on from an earlier run of this execution (its progress, its wait) keeps the tokens it took then. */
-  const carryUsage = (index: number, usage: UsageRecord) => {
-    usages ??= new Array(nodes.length);
-    usages[index] = copyUsage(usage);
-    run.record.usage = addUsageRecord(run.record.usage, usage);
-  };
+  const tokens = new NodeUsages(nodes.length, run, (index, model, c) => {
+    if (hasListeners(deps.bus, 'llm:usage')) emitSafely(deps.bus, 'llm:usage', { executionId, workflowId, workflowName: run.record.workflowName, nodeId: nodes[index].info.id, model, ...c });
+  });
 
   // Several predecessors: the input is an object of their data by node id; one: its data as is, also when it
   // delivers over two edges into the node.
@@ -203,7 +107,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
 
   function record(node: GraphNode, rec: NodeRecord, handle: NodeRecord['handle']) {
     if (attempts[node.index] > 0) rec.attempts = attempts[node.index] + 1;
-    const used = usages?.[node.index];
+    const used = tokens.of(node.index);
     if (used) rec.usage = used;
     if (handle !== undefined) rec.handle = handle;
     const lines = logs[node.index];
@@ -227,7 +131,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
   function suspend(node: GraphNode, wait: Suspend['wait'], startedAt: string, progress = savedProgress(node)) {
     waiting++;
     const rec: NodeRecord = { data: null, status: 'waiting', startedAt, finishedAt: null, wait, ...(progress === undefined ? {} : { progress }) };
-    const used = usages?.[node.index];
+    const used = tokens.of(node.index);
     if (used) rec.usage = used;
     records[node.info.id] = rec;
     trace?.endNode(node.index, rec);
@@ -272,7 +176,7 @@ export function walk(graph: Graph, run: RunState, deps: WalkDeps): Promise<WalkR
     const id = node.info.id;
     const before = prior?.[id];
     if (before) {
-      if (before.usage && (before.status === 'running' || before.status === 'waiting') && !run.options.retryOf) carryUsage(node.index, before.usage);
+      if (before.usage && (before.status === 'running' || before.status === 'waiting') && !run.options.retryOf) tokens.carry(node.index, before.usage);
       if (before.status === 'waiting') {
         // Another node's wait ended: this one keeps waiting for what it waited for (a time is not moved on).
         if (wake?.nodeId !== id) return suspend(node, before.wait!, before.startedAt!, before.progress);

@@ -1,8 +1,10 @@
 import { WeirError } from '../errors.js';
 import { toText, type Expressions } from '../expr/index.js';
 import type { WorkflowSettings } from '../flow/settings.js';
+import type { ExecutionRecord } from '../flow/types.js';
 import type { TriggerEvent } from '../types/trigger.js';
 import { parseDuration } from '../waits/duration.js';
+import type { Burst } from './debounce-log.js';
 
 /** A flow's `settings.debounce`, if it has one. */
 export const debounceOf = (flow: TriggerEvent['flow']) => (flow.config as { settings?: WorkflowSettings }).settings?.debounce;
@@ -34,3 +36,21 @@ export function createDebounceRule(expressions: Pick<Expressions, 'template'>) {
     },
   };
 }
+
+/** Between a slot's flow id and its key's value. */
+const KEYED = '\u0000';
+
+/** The slot of a flow's deliveries with a key's value (null: the flow has no key): deliveries of one slot join one burst. */
+export const slotOf = (flowId: string, key: string | null): string => (key === null ? flowId : `${flowId}${KEYED}${key}`);
+
+/**
+ * The `queued` record that stands for a burst's run until it starts: its id, the last delivery's input, and
+ * the key it waits under.
+ * @example
+ * queuedRecord(burst).queuedFor // { rule: 'debounce', key: 't1' }
+ */
+export const queuedRecord = (b: Burst): ExecutionRecord => ({
+  id: b.runId, workflowId: b.flow.id, workflowName: b.flow.name, version: b.flow.version, status: 'queued', trigger: b.trigger,
+  input: b.input, nodes: {}, result: null, startedAt: b.startedAt, finishedAt: null, hash: b.flow.hash,
+  queuedFor: { rule: 'debounce', key: b.slot.includes(KEYED) ? b.slot.slice(b.slot.indexOf(KEYED) + 1) : null },
+});

@@ -11,13 +11,11 @@ import type { FlowRef, TriggerEvent } from '../types/trigger.js';
 import { sha256 } from '../util/ids.js';
 import { createWakeTimer, type WakeTimer } from '../util/wake-timer.js';
 import { createBurstLog, type Burst } from './debounce-log.js';
-import { createDebounceRule, debounceOf, isDebounced } from './debounce-rule.js';
+import { createDebounceRule, debounceOf, isDebounced, queuedRecord, slotOf } from './debounce-rule.js';
 import type { ExecutionLimiter } from './execution-limiter.js';
 
 /** A burst whose run failed to start (storage down, config gone) is tried again after this long. */
 const RETRY_MS = 30_000;
-/** Between a slot's flow id and its key's value. */
-const KEYED = '\u0000';
 
 /** A burst held here: `written` settles once its last write did, `next` is a write not started yet. */
 interface Held {
@@ -156,8 +154,6 @@ export function createDebouncer(options: DebouncerOptions): Debouncer {
     return next;
   }
 
-  const slotOf = (flow: FlowRef, key: string | null): string => (key === null ? flow.id : `${flow.id}${KEYED}${key}`);
-
   /** The config snapshot a run after a restart reads (kept per hash, like a waiting execution's). */
   async function keepConfig(flow: FlowRef): Promise<string> {
     const hash = flow.hash ?? sha256(JSON.stringify(flow.config)).slice(0, 32);
@@ -168,12 +164,6 @@ export function createDebouncer(options: DebouncerOptions): Debouncer {
     }
     return hash;
   }
-
-  const queuedRecord = (b: Burst): ExecutionRecord => ({
-    id: b.runId, workflowId: b.flow.id, workflowName: b.flow.name, version: b.flow.version, status: 'queued', trigger: b.trigger,
-    input: b.input, nodes: {}, result: null, startedAt: b.startedAt, finishedAt: null, hash: b.flow.hash,
-    queuedFor: { rule: 'debounce', key: b.slot.includes(KEYED) ? b.slot.slice(b.slot.indexOf(KEYED) + 1) : null },
-  });
 
   /**
    * Whether the burst's run must not start: cancelled while stored `queued` (from any process), or, found at
@@ -245,7 +235,7 @@ export function createDebouncer(options: DebouncerOptions): Debouncer {
     async deliver(event) {
       const now = Date.now();
       const { periodMs: period, maxWaitMs: maxWait, key } = rule.of(debounceOf(event.flow)!, event.input);
-      const slot = slotOf(event.flow, key);
+      const slot = slotOf(event.flow.id, key);
       const id = event.executionId ?? newExecutionId();
       // The bursts a dead process left are held before a delivery looks for its slot's.
       await openLog();
