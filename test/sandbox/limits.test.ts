@@ -60,7 +60,9 @@ test('deep recursion and endless promise chains fail with SANDBOX_LIMIT and a cl
     assert.is(r.error?.code, 'SANDBOX_LIMIT', code);
     if (typeof message === 'string') assert.is(r.error?.message, message);
     else assert.match(r.error!.message, message);
-    assert.ok(r.ms < CPU_MS + MARGIN_MS, `${code}: ${r.ms} ms`);
+    // Stopped by its own limit, not by the pool, which replaces a stuck worker 5 s past its limit with the
+    // same error (src/sandbox/pool.ts): freeing a million promises can take the worker over 500 ms on a busy machine.
+    assert.ok(r.ms < CPU_MS + 2500, `${code}: ${r.ms} ms`);
     assert.is(await sandbox.run('return "clean"', { globals: {} }), 'clean');
   }
 });
@@ -99,6 +101,8 @@ test('a console flood keeps the node log budget, copies nothing more and ends qu
   const weir = await memoryWeir();
   let emitted = 0;
   weir.bus.on('execution:log', () => emitted++);
+  // The weir's worker and QuickJS are loaded before anything is timed.
+  await runConfig(weir, chain([{ id: 'code-1', type: 'code', config: { code: 'return 1' } }]));
   const started = Date.now();
   const r = await runConfig(weir, chain([{ id: 'code-1', type: 'code', config: { code: "const s = 'S'.repeat(1e6); for (let i = 0; i < 2000; i++) console.log(s); return 1" } }]));
   assert.ok(Date.now() - started < CPU_MS, `${Date.now() - started} ms`);

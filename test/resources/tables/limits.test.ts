@@ -22,7 +22,8 @@ test('a statement past tables.timeoutMs is stopped: TIMEOUT, exit 1, within abou
   const started = Date.now();
   failsJson(await weir('data', 'tables', 'query', 'user.t', steps(100_000_000), '--json'), 'TIMEOUT');
   const took = Date.now() - started;
-  assert.ok(took < 2500, `the CLI answered after ${took} ms`);
+  // Unbounded, the statement runs about 14 s; the CLI's own start on a busy machine takes up to a few seconds.
+  assert.ok(took < 6000, `the CLI answered after ${took} ms`);
   const text = fails(await weir('data', 'tables', 'query', 'user.t', steps(100_000_000)), 'ran longer than 500 ms and was stopped');
   assert.match(text.stderr, 'tables.timeoutMs');
   assert.equal(ok(await weir('data', 'tables', 'query', 'user.t', steps(1000), '--json')).json(), [{ n: 1000 }]);
