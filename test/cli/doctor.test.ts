@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { createWeir } from '../../src/weir.js';
 import { chain, publish, send, startHost, tmpDir, until } from '../host/_helpers.js';
 import { cli, ROOT, startServe } from '../_utils.js';
 
@@ -124,8 +125,17 @@ test('after 700 executions with waits and status polls past retention, the home 
     assert.is(count('early calls'), 0);
     assert.is(count('open executions'), 0);
     assert.is(count('wait wakes'), 0);
-    // The sixth approval (the one run on the later host) is beyond maxPerWorkflow: its next prune takes it.
-    assert.is(kinds.get('cloud execution batches').removable.records ?? 0, approvals - 5, 'what retention removes next');
+    // The sixth approval (the one run on the later host) is beyond maxPerWorkflow. Retention removes whole
+    // batches, so its next prune takes it unless it shares a batch with a later record (how records batch
+    // depends on timing): what doctor counts as removable is what the next prunes remove.
+    const removable = kinds.get('cloud execution batches').removable.records ?? 0;
+    assert.ok(removable <= approvals - 5, `${removable} records removable`);
+    const weir = await createWeir({ home });
+    try {
+      assert.is((await weir.executions.prune(a.id)) + (await weir.executions.prune(b.id)), removable, 'what retention removes next');
+    } finally {
+      await weir.close();
+    }
     assert.ok(kinds.get('home journal').bytes < 9 * 1024 * 1024, 'the journal within a segment');
   } finally {
     await serving?.stop();
