@@ -44,7 +44,9 @@ test('a woken execution parked behind its flow concurrency limit holds no limite
     assert.is((await weir.executions.get(y.id)).status, 'waiting');
     server.release();
     assert.is((await x).status, 'waiting');
-    await until('Y to run on once X left the lane', async () => seen('y+'), 20_000, 50);
+    // Told at once when X leaves (pub/sub); a message lost meanwhile (a subscriber reconnecting) is made up by
+    // the park's own delay, twice the lease (60 s here), after which Y asks the lane again: never stuck.
+    await until('Y to run on once X left the lane', async () => seen('y+'), 75_000, 50);
     await until('every execution to end', async () => ((await weir.executions.get(y.id)).status === 'success' && (await weir.executions.get(z.id)).status === 'success') || null, 20_000, 100);
   } finally {
     server.state.hold = false;
