@@ -196,8 +196,9 @@ test('an idle segment that took records is closed: the finished deliveries leave
   await journal.append({ k: 'd', id: 'finished-delivery', in: { card: 'ends-with-4242' } });
   const pinned = await journal.append({ k: 'd', id: 'still-running' }, { pin: true });
   const text = () => segments(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+  // The new segment is made before the live records are written into it: both are waited for.
   await until(() => !segments(dir).includes(first) || (first === pinned.segment && segments(dir).length > 1), 5000, 'the idle segment closed');
-  assert.ok(text().includes('"kept"'), 'the live record moved into the new segment');
+  await until(() => text().includes('"kept"'), 5000, 'the live record moved into the new segment');
   journal.unpin(pinned.segment);
   await until(() => !text().includes('ends-with-4242'), 5000, 'the finished delivery gone from the disk');
   const settled = segments(dir);
