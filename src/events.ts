@@ -49,6 +49,8 @@ export interface WeirEvents {
   'error-flow:failed': { executionId: string; workflowId: string; workflowName: string; errorFlow: string; problem: string };
   /** A debounced burst could not be stored, loaded or run (it is tried again later). */
   'debounce:error': { executionId?: string; workflowId?: string; error: unknown };
+  /** A Redis connection of the cluster failed (told once until it is back; ioredis reconnects on its own). */
+  'cluster:error': { connection: 'command' | 'subscriber'; error: unknown };
   [event: string]: unknown;
   [event: symbol]: unknown;
 }

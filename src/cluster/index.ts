@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { WeirConfig } from '../config.js';
 import type { WeirBus } from '../events.js';
 import { newId } from '../util/ids.js';
+import { emitSafely } from '../flow/bus-emit.js';
 import { loadOptional } from '../util/optional.js';
 import { broadcastEvents, followEvents } from './propagate.js';
 import type { Cluster } from './types.js';
@@ -37,14 +38,38 @@ export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBu
   let command: Promise<Redis> | undefined;
   let subscriber: Promise<Redis> | undefined;
   const handlers = new Map<string, Set<(message: any) => void>>();
+  const resumers = new Set<() => void>();
 
-  const open = async (): Promise<Redis> => {
+  // Connections that failed and are not back yet.
+  const down = new Set<Redis>();
+
+  /**
+   * A connection that ioredis reconnects on its own: a lost one is told on the bus once (not at each retry),
+   * and `back` is called each time it is ready again after the first.
+   */
+  const open = async (connection: 'command' | 'subscriber', back?: (r: Redis) => void): Promise<Redis> => {
     const { Redis } = await loadOptional('ioredis', 'Sharing work between hosts through Redis', () => import('ioredis'));
-    return new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+    // Named for `CLIENT LIST`: which host's which connection.
+    const r = new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true, connectionName: `weir:${cluster.nodeId}:${connection}` });
+    let readyBefore = false;
+    r.on('error', (error: unknown) => {
+      if (down.has(r)) return;
+      down.add(r);
+      emitSafely(bus, 'cluster:error', { connection, error });
+    });
+    r.on('ready', () => {
+      down.delete(r);
+      if (readyBefore) back?.(r);
+      readyBefore = true;
+    });
+    return r;
   };
-  const redis = () => (command ??= open());
+  const redis = () => (command ??= open('command'));
+  // Messages published while the subscriber was away are lost: once its subscriptions are confirmed again (the
+  // PING answers after the SUBSCRIBE ioredis sends on reconnect), each listener is told to make up for them.
+  const resubscribed = (r: Redis) => void r.ping().then(() => resumers.forEach((resumed) => resumed()), () => {});
   const sub = () =>
-    (subscriber ??= open().then((r) => {
+    (subscriber ??= open('subscriber', resubscribed).then((r) => {
       r.on('message', (channel: string, text: string) => {
         const set = handlers.get(channel);
         if (!set) return;
@@ -72,7 +97,7 @@ export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBu
     async publish(channel, message) {
       await (await redis()).publish(key(channel), JSON.stringify(message));
     },
-    async subscribe(channel, handler) {
+    async subscribe(channel, handler, resumed) {
       const name = key(channel);
       const r = await sub();
       let set = handlers.get(name);
@@ -81,8 +106,10 @@ export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBu
         await r.subscribe(name);
       }
       set.add(handler);
+      if (resumed) resumers.add(resumed);
       return async () => {
         set!.delete(handler);
+        if (resumed) resumers.delete(resumed);
         if (set!.size || handlers.get(name) !== set) return;
         handlers.delete(name);
         await r.unsubscribe(name);
@@ -92,11 +119,15 @@ export function createCluster({ config, bus }: { config: WeirConfig; bus: WeirBu
       await (following ??= followEvents(cluster, bus, received));
     },
     async close() {
+      const opened = await Promise.all([command, subscriber].filter(Boolean) as Promise<Redis>[]);
+      // A connection that is down would keep the broadcasts in flight (and its QUIT) waiting for Redis: it is
+      // dropped at once, which fails them.
+      for (const r of opened) if (down.has(r)) r.disconnect();
       await flush();
-      const open = [command, subscriber].filter(Boolean) as Promise<Redis>[];
       command = subscriber = undefined;
       handlers.clear();
-      await Promise.all(open.map(async (p) => (await p).quit().catch(() => {})));
+      resumers.clear();
+      await Promise.all(opened.map((r) => (down.has(r) ? undefined : r.quit().catch(() => {}))));
     },
   };
   const flush = broadcastEvents(cluster, bus, received);

@@ -11,8 +11,11 @@ export interface Cluster {
   /** True for exactly one caller per key while the claim lives (`SET NX PX`). */
   claim(key: string, ttlMs: number): Promise<boolean>;
   publish(channel: string, message: unknown): Promise<void>;
-  /** Listens to a channel (JSON messages); resolves once Redis confirmed the subscription. */
-  subscribe(channel: string, handler: (message: any) => void): Promise<() => Promise<void>>;
+  /**
+   * Listens to a channel (JSON messages); resolves once Redis confirmed the subscription. `resumed` is called
+   * when the subscription is back after a lost connection: messages sent meanwhile were not received.
+   */
+  subscribe(channel: string, handler: (message: any) => void, resumed?: () => void): Promise<() => Promise<void>>;
   /** Re-emits on this bus the publish/unpublish events of every other process (hosts call it once). */
   follow(): Promise<void>;
   /** Waits for broadcasts in flight, then closes the connections. */

@@ -42,6 +42,7 @@ export function logBus(bus: WeirBus, logger: WeirLogger): () => void {
   on('wait:error', (e) => logger.error({ exec: e.executionId, node: e.nodeId, error: messageOf(e.error) }, 'wait error'));
   on('error-flow:failed', (e) => logger.warn({ flow: e.workflowName, flowId: e.workflowId, exec: e.executionId, errorFlow: e.errorFlow }, `error flow of "${e.workflowName}" did not run for ${e.executionId}: ${e.problem}`));
   on('debounce:error', (e) => logger.error({ exec: e.executionId, flow: e.workflowId, error: messageOf(e.error) }, 'debounce error'));
+  on('cluster:error', (e) => logger.warn({ connection: e.connection, error: messageOf(e.error) }, 'redis connection failed; reconnecting'));
   on('telephony:error', (e) => logger.error({ flowId: e.workflowId, exec: e.executionId, trigger: e.trigger, error: messageOf(e.error) }, 'telephony error'));
   if (debug) {
     on('execution:log', (e) => logger.debug({ flowId: e.workflowId, exec: e.executionId, node: e.nodeId, logLevel: e.level, text: e.message }, 'node log'));

@@ -200,10 +200,14 @@ export type RedisLanes = ReturnType<typeof createRedisLanes>;
  */
 export function createLetIn(cluster: Pick<Cluster, 'subscribe'>, channel: string) {
   const waiting = new Map<string, () => void>();
+  const wakeAll = () => {
+    for (const wake of [...waiting.values()]) wake();
+  };
   let listening: Promise<unknown> | undefined;
   return {
     async listen(id: string) {
-      await (listening ??= cluster.subscribe(channel, (message) => waiting.get(String(message))?.()));
+      // After a lost connection every waiter asks again: its let-in message may have been sent meanwhile.
+      await (listening ??= cluster.subscribe(channel, (message) => waiting.get(String(message))?.(), wakeAll));
       let told = false;
       let wake = () => void (told = true);
       waiting.set(id, () => wake());
@@ -223,9 +227,7 @@ export function createLetIn(cluster: Pick<Cluster, 'subscribe'>, channel: string
       };
     },
     /** Lets every waiter ask again (the process is closing). */
-    close() {
-      for (const wake of [...waiting.values()]) wake();
-    },
+    close: wakeAll,
   };
 }
 

@@ -31,7 +31,9 @@ const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
 export function useScreenshots(id: string, on: boolean): { shot: Screenshot | null; error?: ApiError } {
   const [shot, setShot] = useState<Screenshot | null>(null);
   const [error, setError] = useState<ApiError>();
-  const shown = useRef<string | null>(null);
+  // Object URLs made, oldest first. One is revoked only once a newer one is on screen: revoked while an <img>
+  // still shows it, the page's element would point at nothing until React draws the next.
+  const made = useRef<string[]>([]);
   useEffect(() => {
     if (!on) return;
     const ctl = new AbortController();
@@ -68,15 +70,19 @@ export function useScreenshots(id: string, on: boolean): { shot: Screenshot | nu
         const blob = await res.blob();
         if (signal.aborted) return;
         version = next;
-        if (shown.current) URL.revokeObjectURL(shown.current);
-        shown.current = URL.createObjectURL(blob);
+        const src = URL.createObjectURL(blob);
+        made.current.push(src);
         setError(undefined);
-        setShot({ src: shown.current, version: next, at: Date.now() });
+        setShot({ src, version: next, at: Date.now() });
       }
     })().catch((err) => !signal.aborted && setError(new ApiError(0, 'CLIENT', (err as Error).message)));
     return () => ctl.abort();
   }, [id, on]);
-  // The last image's memory goes with the view.
-  useEffect(() => () => void (shown.current && URL.revokeObjectURL(shown.current)), []);
+  useEffect(() => {
+    const older = made.current.indexOf(shot?.src ?? '');
+    for (const src of made.current.splice(0, Math.max(older, 0))) URL.revokeObjectURL(src);
+  }, [shot?.src]);
+  // The images' memory goes with the view.
+  useEffect(() => () => made.current.forEach((src) => URL.revokeObjectURL(src)), []);
   return { shot, error };
 }
