@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,24 +20,53 @@ export interface CliRun {
   json<T = any>(): T;
 }
 
-/** Runs the real `weir` binary in a subprocess, as a user would. */
+/**
+ * No `weir` command of a test runs this long. One that does is a hang: once (CI, Node 20) a CLI sat idle in
+ * its event loop with a finished file read never handed back, until an inspector's evaluation woke it.
+ */
+const CLI_LIMIT_MS = 120_000;
+
+/** What a hung CLI's diagnostic report says of its event loop and JavaScript stack (the report is in `dir`). */
+function hangReport(dir: string, pid: number | undefined): string {
+  const file = readdirSync(dir, { withFileTypes: true }).find((f) => f.name.includes(`.${pid}.`));
+  if (!file) return `(no report of pid ${pid} in ${dir})`;
+  const report = JSON.parse(readFileSync(join(dir, file.name), 'utf8'));
+  return `report ${join(dir, file.name)}:\n${JSON.stringify({ javascriptStack: report.javascriptStack, libuv: report.libuv }, null, 1)}`;
+}
+
+/**
+ * Runs the real `weir` binary in a subprocess, as a user would. One still running after {@link CLI_LIMIT_MS}
+ * is asked for a Node diagnostic report (SIGUSR2: its libuv handles and stacks), killed, and fails the test
+ * with where the report is, rather than holding the suite until CI's own limit.
+ */
 export function cli(
   args: string[],
   opts: { home?: string; cwd?: string; env?: Record<string, string>; input?: string } = {},
 ): Promise<CliRun> {
   const argv = opts.home ? ['--home', opts.home, ...args] : args;
+  const reports = join(tmpdir(), 'weir-cli-reports');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...argv], {
+    const child = spawn(process.execPath, ['--report-on-signal', `--report-directory=${reports}`, CLI, ...argv], {
       cwd: opts.cwd ?? opts.home ?? ROOT,
       env: { ...process.env, WEIR_HOME: '', WEIR_DEBUG: '', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
+    let hung = false;
+    const watchdog = setTimeout(() => {
+      hung = true;
+      mkdirSync(reports, { recursive: true });
+      child.kill('SIGUSR2');
+      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+    }, CLI_LIMIT_MS);
+    watchdog.unref();
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) =>
+    child.on('close', (code) => {
+      clearTimeout(watchdog);
+      if (hung) return reject(new Error(`weir ${argv.join(' ')} still ran after ${CLI_LIMIT_MS / 1000} s; stderr:\n${stderr}\n${hangReport(reports, child.pid)}`));
       resolve({
         code,
         stdout,
@@ -49,8 +78,8 @@ export function cli(
             throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
           }
         },
-      }),
-    );
+      });
+    });
     child.stdin.end(opts.input ?? '');
   });
 }

@@ -2,6 +2,7 @@
 // that records when each call began and ended, and flows published with settings.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as assert from 'uvu/assert';
 import type { Weir } from '../../src/weir.js';
 import { flow } from '../_utils.js';
 
@@ -85,6 +86,21 @@ export function byKey(calls: Call[]): Map<string, Call[]> {
   const out = new Map<string, Call[]>();
   for (const c of calls) out.set(c.key, [...(out.get(c.key) ?? []), c]);
   return out;
+}
+
+/**
+ * The calls with `start` moved to when their execution started the call (its `http_request-1` node's start,
+ * as `weir workflows execution` shows it): the order admission decides. The way to the server adds delays of
+ * its own that admission does not decide (a loopback connect retried after 1 s was seen in CI).
+ */
+export async function startedCalls(weir: Pick<Weir, 'executions'>, calls: Call[]): Promise<Call[]> {
+  return Promise.all(
+    calls.map(async (call) => {
+      const node = (await weir.executions.get(call.id)).nodes['http_request-1'];
+      assert.ok(node?.startedAt, `${call.id} (n ${call.n}) records when its call started`);
+      return { ...call, start: Date.parse(node.startedAt) };
+    }),
+  );
 }
 
 /**
