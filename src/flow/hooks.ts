@@ -91,12 +91,14 @@ export function persistenceHooks(executions: Executions, runningAfterMs = RUNNIN
           const { workflow } = run.options;
           // A failed execution may be retried against the config it ran.
           if (run.record.status !== 'success' && workflow.hash) await executions.configs.save(workflow.id, workflow.hash, workflow.config);
-          // An open entry first takes the final record, so a crash before it is removed leaves the truth
-          // there (readers see the open entry first), not a stale `running`.
-          if (p?.open) await executions.open.put(run.record, run.options.restartedBy);
+          // An open entry (this run's own, or the `queued` one it started from) first takes the final record, so a
+          // crash before it is removed leaves the truth there (readers see the open entry first), not a stale
+          // `running` or `queued`; it goes before the run stops being shown here.
+          const entry = p?.open || run.options.opened;
+          if (entry) await executions.open.put(run.record, run.options.restartedBy);
           const nobodyWaits = run.options.background === true || (run.options.onRespond !== undefined && run.answer !== undefined);
           await executions.save(run.record, { linger: nobodyWaits });
-          if (p?.open) await executions.open.remove(run.record.id);
+          if (entry) await executions.open.remove(run.record.id);
         }
       } finally {
         if (p) executions.untrack(run.record.id, p.view);

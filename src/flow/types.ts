@@ -208,6 +208,11 @@ export interface RunOptions {
   /** Who starts the execution again if this process dies: the intake journal or the execution queue (else the host's own scan). */
   restartedBy?: RestartedBy;
   /**
+   * An open entry holds this execution already (it waited `queued`): its end puts the final record there and
+   * removes it before the run stops being shown, so no read in between finds the `queued` record.
+   */
+  opened?: boolean;
+  /**
    * With `resume`: runs a new execution (`executionId` or a new id, first attempt) that retries the resumed
    * record, whose id this is: its finished nodes are reused, the rest runs; the retried record is untouched.
    */

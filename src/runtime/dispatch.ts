@@ -66,7 +66,7 @@ export interface Dispatcher {
  * A trigger event, or an execution started again: `resume` continues its stored record (finished nodes are
  * not run again); `restartedBy` names what restarts it should this process die (the intake journal).
  */
-export type DispatchEvent = TriggerEvent & Pick<RunOptions, 'resume' | 'restartedBy' | 'background'>;
+export type DispatchEvent = TriggerEvent & Pick<RunOptions, 'resume' | 'restartedBy' | 'background' | 'opened'>;
 
 /** The executor's run options of an event; `onEnded` frees the caller's limiter slot once the run has ended. */
 const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void, onEnded?: () => void): RunOptions => ({
@@ -80,6 +80,7 @@ const runRequest = (e: DispatchEvent, onRespond?: (o: Outcome) => void, onEnded?
   resume: e.resume,
   restartedBy: e.restartedBy,
   background: e.background,
+  opened: e.opened,
 });
 
 /** A queued execution's reply may still come this long after the caller's timeout answered it (then it is dropped). */

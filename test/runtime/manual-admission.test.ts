@@ -173,4 +173,23 @@ test('a manual run of a debounced flow is not debounced: it runs at once and its
   }
 });
 
+test('an execution that waited queued is read back ended the moment it ends, never queued again', async () => {
+  const server = await recordingServer();
+  const host = await startHost();
+  try {
+    await publishWithSettings(host.weir, 'one-by-one', server.url, { concurrency: { limit: 1 } });
+    const ids = Array.from({ length: 6 }, () => newExecutionId());
+    // What a read started as each execution ends finds (the record of its run's end, or the queued one it ran from).
+    const reads: Array<Promise<string>> = [];
+    host.weir.bus.on('execution:end', (e) => void reads.push(host.weir.executions.get(e.executionId).then((r) => `${e.executionId}: ${r.status}`)));
+    const runs = ids.map((executionId, n) => host.weir.run('one-by-one', webhookInput('k', n), { published: true, executionId }));
+    assert.equal((await Promise.all(runs)).map((r) => r.status), Array(6).fill('success'));
+    assert.is(server.calls.length, 6);
+    assert.equal((await Promise.all(reads)).sort(), ids.map((id) => `${id}: success`).sort());
+  } finally {
+    await host.close();
+    await server.close();
+  }
+});
+
 test.run();

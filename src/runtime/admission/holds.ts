@@ -7,7 +7,7 @@ import type { RuleName } from './rules.js';
 
 /** An event the dispatcher starts (its `DispatchEvent`), declared here so admission does not import the dispatcher. */
 export type DispatchEvent = TriggerEvent &
-  Pick<RunOptions, 'resume' | 'restartedBy' | 'background'> & {
+  Pick<RunOptions, 'resume' | 'restartedBy' | 'background' | 'opened'> & {
     /** Runs on this process whatever the host (a run no dispatcher started): on the queue, it takes its places in the workers' lanes from here. */
     here?: boolean;
   };
@@ -49,7 +49,8 @@ export function createHolds(executions: Pick<Executions, 'open' | 'configs' | 's
     // The caller's limiter slot goes back: executions waiting here must not keep others of the host waiting.
     release?.();
     const fresh = !source.resume;
-    const event = source.executionId ? source : { ...source, executionId: newExecutionId() };
+    // Its run replaces the queued record it finds stored (see RunOptions.opened).
+    const event = { ...source, executionId: source.executionId ?? newExecutionId(), opened: true };
     const id = event.executionId!;
     const { flow } = event;
     const record: ExecutionRecord = source.resume ?? {

@@ -176,7 +176,7 @@ export function admitted(admission: Pick<Admission, 'applies' | 'admit' | 'cance
     const onAbort = () => void admission.cancel(executionId);
     signal?.addEventListener('abort', onAbort, { once: true });
     // Queued, the caller's slot went back (`release` is undefined then): `onEnded` must not give it back twice.
-    const run = admission.admit(event, (e, release) => execute({ ...request, executionId, refuse: e.refuse ?? request.refuse, onEnded: release }), request.onEnded);
+    const run = admission.admit(event, (e, release) => execute({ ...request, executionId, refuse: e.refuse ?? request.refuse, opened: e.opened, onEnded: release }), request.onEnded);
     if (!signal) return run;
     return run.finally(() => signal.removeEventListener('abort', onAbort));
   };
