@@ -184,6 +184,34 @@ test('kill -9 of a host holding slots with executions queued: after the restart 
   }
 });
 
+test('kill -9 with an execution queued by a rate limit: the next host starts it at once, and it reads ended, not queued', async () => {
+  const server = await recordingServer();
+  const home = tmpDir('weir-concurrency-');
+  const setup = await createWeir({ home });
+  const paced = await publishWithSettings(setup, 'killed-paced', server.url, { rateLimit: { limit: 1, period: '1h' } }, { trigger: { respondImmediately: false, responseTimeoutMs: 60_000 } });
+  await setup.close();
+  const weir = await createWeir({ home });
+  let host = await startServe(home);
+  try {
+    const first = await send(`${host.url}/trigger/${paced.token}`, { body: JSON.stringify({ key: 'p', n: 0 }), headers: json });
+    assert.is(first.status, 200);
+    // Its caller dies with the host; the execution waits for the next hour's window, stored queued.
+    const caller = send(`${host.url}/trigger/${paced.token}`, { body: JSON.stringify({ key: 'p', n: 1 }), headers: json }).catch(() => null);
+    const queued = await until(async () => (await weir.executions.list({ workflowId: paced.id })).find((r) => r.status === 'queued'), 5000, 'the second to be stored queued');
+    await host.stop('SIGKILL');
+    await caller;
+    // A new process's rate window is empty: the recovered execution is admitted at once.
+    host = await startServe(home);
+    await until(() => server.calls.length === 2, 20_000, 'the queued execution to call');
+    await until(async () => (await weir.executions.get(queued.id)).status === 'success', 5000, 'it to read success');
+    assert.equal((await weir.executions.list({ workflowId: paced.id })).map((r) => r.status), ['success', 'success']);
+  } finally {
+    await host.stop();
+    await weir.close();
+    await server.close();
+  }
+});
+
 test('a debounced flow with a concurrency limit: each burst, once quiet, waits its turn like any delivery', async () => {
   const server = await recordingServer();
   const host = await startHost();

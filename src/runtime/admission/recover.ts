@@ -45,15 +45,12 @@ export async function recoverQueued({ executions, flowOf, run, bus }: RecoverOpt
       continue;
     }
     const real = await executions.open.real(record);
-    events.push({ flow, trigger: real.trigger, input: real.input, executionId: real.id, background: true });
+    events.push({ flow, trigger: real.trigger, input: real.input, executionId: real.id, background: true, opened: true });
   }
   // Handed over in order, all at once: admission lines them up as they come. The entry left by the dead
-  // process goes once the run stored its own record (admitted at once, the run writes none over it).
+  // process is the run's to replace with its final record (`opened`), as a queued one's of this process is.
   for (const event of events) {
-    const id = event.executionId!;
-    run(event)
-      .then((record) => (record.status === 'waiting' ? undefined : executions.open.remove(id)))
-      .catch((error) => bus.emit('execution:resume-error', { executionId: id, workflowId: event.flow.id, error }));
+    run(event).catch((error) => bus.emit('execution:resume-error', { executionId: event.executionId, workflowId: event.flow.id, error }));
   }
   return events.length;
 }
